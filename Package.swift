@@ -1,0 +1,41 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+  name: "push-transcode",
+  products: [
+    .library(name: "PushTranscoder", targets: ["PushTranscoder"]),
+    .executable(name: "push-transcode", targets: ["push-transcode"]),
+    .executable(name: "push-transcode-bench", targets: ["push-transcode-bench"]),
+    .executable(name: "push-transcode-fuzz", targets: ["push-transcode-fuzz"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+  ],
+  targets: [
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
+    .target(
+      name: "PushTranscoder",
+      dependencies: ["CZlib", "CLZ4"]
+    ),
+    .executableTarget(
+      name: "push-transcode",
+      dependencies: [
+        "PushTranscoder",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .executableTarget(
+      name: "push-transcode-bench",
+      dependencies: ["PushTranscoder"],
+      path: "Benchmarks/push-transcode-bench"
+    ),
+    .executableTarget(
+      name: "push-transcode-fuzz",
+      dependencies: ["PushTranscoder"]
+    ),
+    .testTarget(name: "PushTranscoderTests", dependencies: ["PushTranscoder"]),
+    .testTarget(name: "CLITests", dependencies: ["PushTranscoder"]),
+  ]
+)

@@ -1,0 +1,44 @@
+/// Byte constants used by the tokenizer, the framing code and the writers.
+///
+/// Keeping them in one namespace means no magic numbers are scattered across hot loops.
+public enum ASCII {
+  public static let tab: UInt8 = 0x09
+  public static let newline: UInt8 = 0x0A
+  public static let carriageReturn: UInt8 = 0x0D
+  public static let space: UInt8 = 0x20
+  public static let quote: UInt8 = 0x22
+  public static let plus: UInt8 = 0x2B
+  public static let comma: UInt8 = 0x2C
+  public static let minus: UInt8 = 0x2D
+  public static let period: UInt8 = 0x2E
+  public static let slash: UInt8 = 0x2F
+  public static let zero: UInt8 = 0x30
+  public static let one: UInt8 = 0x31
+  public static let nine: UInt8 = 0x39
+  public static let colon: UInt8 = 0x3A
+  public static let upperA: UInt8 = 0x41
+  public static let upperE: UInt8 = 0x45
+  public static let upperF: UInt8 = 0x46
+  public static let openBracket: UInt8 = 0x5B
+  public static let backslash: UInt8 = 0x5C
+  public static let closeBracket: UInt8 = 0x5D
+  public static let lowerA: UInt8 = 0x61
+  public static let lowerB: UInt8 = 0x62
+  public static let lowerE: UInt8 = 0x65
+  public static let lowerF: UInt8 = 0x66
+  public static let lowerN: UInt8 = 0x6E
+  public static let lowerR: UInt8 = 0x72
+  public static let lowerT: UInt8 = 0x74
+  public static let lowerU: UInt8 = 0x75
+  public static let openBrace: UInt8 = 0x7B
+  public static let closeBrace: UInt8 = 0x7D
+
+  /// The UTF-8 byte-order mark, skipped at the start of a file.
+  public static let byteOrderMark: (UInt8, UInt8, UInt8) = (0xEF, 0xBB, 0xBF)
+
+  /// True for the four bytes JSON treats as whitespace between tokens (RFC 8259 §2).
+  @inline(__always)
+  public static func isWhitespace(_ byte: UInt8) -> Bool {
+    byte == space || byte == newline || byte == carriageReturn || byte == tab
+  }
+}

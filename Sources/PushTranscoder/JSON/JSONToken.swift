@@ -1,0 +1,67 @@
+/// The kinds of JSON value a token describes.
+public enum JSONKind: UInt8, Sendable {
+  case object = 1
+  case array
+  case string
+  case number
+  case `true`
+  case `false`
+  case null
+}
+
+/// One entry of the tokenizer's tape: a value (or an object key) as a byte range of the line.
+///
+/// The tape lists values in document order. A container is followed by its children (for an
+/// object: key, value, key, value, ...) and `next` is the index just past its last descendant,
+/// so a reader skips any subtree in O(1). Offsets are 0-based byte offsets into the line the
+/// tape was built from.
+///
+/// ```
+///   {"a":[1,2],"b":"x"}
+///   tape: 0 object(next 6)  1 "a"  2 array(next 5)  3 1  4 2  5 "b"  6 "x" ... (next of 0 = 7)
+/// ```
+public struct JSONToken: Sendable {
+  /// Flag bit: a string whose content contains at least one backslash escape.
+  public static let hasEscapes: UInt8 = 1
+  /// Flag bit: a number whose lexeme is an integer, `-?(0|[1-9][0-9]*)` (SPEC 9).
+  public static let isInteger: UInt8 = 2
+
+  public var kind: JSONKind
+  public var flags: UInt8
+  /// String: first content byte (after the quote). Others: first byte of the value.
+  public var start: UInt32
+  /// String: offset of the closing quote. Others: one past the last byte of the value.
+  public var end: UInt32
+  /// Tape index of the first token after this value and all of its descendants.
+  public var next: UInt32
+
+  @inlinable
+  public init(kind: JSONKind, flags: UInt8, start: UInt32, end: UInt32, next: UInt32) {
+    self.kind = kind
+    self.flags = flags
+    self.start = start
+    self.end = end
+    self.next = next
+  }
+}
+
+/// Why a line is not acceptable JSON (SPEC 2.2, 9). The raw values are the reject reasons.
+public enum JSONFault: String, Sendable {
+  case syntax = "syntax"
+  case invalidUnicode = "invalid-unicode"
+  case tooDeep = "too-deep"
+}
+
+/// A JSON fault with the 0-based byte offset within the line where it was detected.
+public struct JSONError: Error, Sendable, Equatable {
+  public var fault: JSONFault
+  public var offset: Int
+  /// A short human explanation ("unterminated string", "expected ':'").
+  public var message: String
+
+  public init(_ fault: JSONFault, at offset: Int, _ message: String) {
+    self.fault = fault
+    self.offset = offset
+    self.message = message
+  }
+}

@@ -1,0 +1,71 @@
+/// The content of a JSON string (the bytes between its quotes) somewhere in memory that outlives
+/// the current line's processing: the line buffer, a directory entry, or a static literal.
+///
+/// Invariant: `pointer ..< pointer + count` is valid UTF-8 JSON string content. When
+/// `hasEscapes` is false it contains no `"`, no `\` and no control byte, so it is already
+/// canonical JSON (SPEC 4) and is copied to the output as is; when true it must be decoded and
+/// re-escaped (the slow path, `JSONWriter.writeStringContent`).
+///
+/// A slice never owns memory. It is valid only while the owner of its bytes is: the chunk that
+/// holds the line (for the duration of that line's rendering), the `Directory` (for the run), or
+/// the program image (for `StaticString` literals).
+public struct StringSlice {
+  public var pointer: UnsafePointer<UInt8>
+  public var count: Int
+  public var hasEscapes: Bool
+
+  @inlinable
+  public init(pointer: UnsafePointer<UInt8>, count: Int, hasEscapes: Bool) {
+    self.pointer = pointer
+    self.count = count
+    self.hasEscapes = hasEscapes
+  }
+
+  /// A slice of a static literal that needs no escaping (placeholders such as `[Image]`).
+  @inlinable
+  public init(_ literal: StaticString) {
+    // Safe because a StaticString's UTF-8 storage lives in the program image for the whole run.
+    self.init(pointer: literal.utf8Start, count: literal.utf8CodeUnitCount, hasEscapes: false)
+  }
+
+  /// The raw bytes of the slice (JSON string content, escapes not decoded).
+  @inlinable
+  public var rawBytes: UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(start: pointer, count: count)
+  }
+
+  /// True when the decoded string is empty (an empty slice; an escape always decodes to ≥1 byte).
+  @inlinable
+  public var isEmpty: Bool { count == 0 }
+
+  /// The decoded UTF-8 bytes (escapes resolved). Allocates: for the slow path and tests.
+  public func decodedBytes() -> [UInt8] {
+    if !hasEscapes { return Array(rawBytes) }
+    var out: [UInt8] = []
+    out.reserveCapacity(count)
+    JSONEscapes.decode(rawBytes, into: &out)
+    return out
+  }
+
+  /// The decoded string. Allocates: for the slow path (cuts, directory keys) and tests.
+  public func decodedString() -> String {
+    String(decoding: decodedBytes(), as: UTF8.self)
+  }
+
+  /// Compares the decoded content with `literal` (bytes, no escapes in `literal`).
+  public func equals(_ literal: StaticString) -> Bool {
+    if !hasEscapes {
+      guard count == literal.utf8CodeUnitCount else { return false }
+      return memcmp(pointer, literal.utf8Start, count) == 0
+    }
+    let decoded = decodedBytes()
+    guard decoded.count == literal.utf8CodeUnitCount else { return false }
+    return decoded.withUnsafeBufferPointer { memcmp($0.baseAddress!, literal.utf8Start, decoded.count) == 0 }
+  }
+}
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif

@@ -1,0 +1,163 @@
+/// The vendor-neutral push content derived from one message (SPEC 3), before any vendor renders
+/// it.
+///
+/// Every text field is a `StringSlice` into the line (or the directory, or a static literal), so
+/// building a notice copies no text. A notice is valid only while the line it came from is being
+/// processed. Number fields keep their input lexeme (SPEC 4: "numbers keep the lexeme they had in
+/// the input").
+public struct Notice {
+  /// The chat service the line came from.
+  public enum Dialect: Sendable { case tencent, easemob }
+
+  /// `ext` can be a string (Tencent `Ext`, Easemob string `extern`) or any JSON value (Easemob
+  /// `extern`; SPEC 9: apns `e` carries it as given, other vendors get its canonical JSON text).
+  public enum Ext {
+    case string(StringSlice)
+    /// The tape index of the value in the line's document.
+    case json(Int)
+  }
+
+  /// `ApnsInfo.LiveActivity` (SPEC 4).
+  public struct LiveActivity {
+    public var id: StringSlice  // LaId
+    public var event: StringSlice  // Event
+    public var contentState: Int  // ContentState, tape index, written canonically
+    public var dismissalDate: UnsafeBufferPointer<UInt8>?  // DismissalDate lexeme
+    /// `MsgTimeStamp`, else `MsgTime`; nil → apns refuses with `missing-timestamp`.
+    public var timestamp: UnsafeBufferPointer<UInt8>?
+
+    public init(
+      id: StringSlice, event: StringSlice, contentState: Int,
+      dismissalDate: UnsafeBufferPointer<UInt8>?, timestamp: UnsafeBufferPointer<UInt8>?
+    ) {
+      self.id = id
+      self.event = event
+      self.contentState = contentState
+      self.dismissalDate = dismissalDate
+      self.timestamp = timestamp
+    }
+  }
+
+  /// Fields of `OfflinePushInfo.AndroidInfo` (or the Easemob `em_android_push_ext` keys mapped to
+  /// them, SPEC 3.2). Strings that are empty are stored as nil.
+  public struct Android {
+    public var sound: StringSlice?
+    public var huaweiChannelID: StringSlice?
+    public var huaweiCategory: StringSlice?
+    public var huaweiImportance: StringSlice?
+    public var huaweiImage: StringSlice?
+    public var honorImportance: StringSlice?
+    public var honorImage: StringSlice?
+    public var googleImage: StringSlice?
+    public var googlePriority: StringSlice?
+    public var googleChannelID: StringSlice?
+    public var xiaomiChannelID: StringSlice?
+    public var oppoChannelID: StringSlice?
+    public var oppoCategory: StringSlice?
+    public var vivoCategory: StringSlice?
+    public var oppoNotifyLevel: UnsafeBufferPointer<UInt8>?
+    public var vivoClassification: UnsafeBufferPointer<UInt8>?
+    public var vivoNotifyType: UnsafeBufferPointer<UInt8>?
+    public var meizuNoticeMsgType: UnsafeBufferPointer<UInt8>?
+    public init() {}
+  }
+
+  /// Fields of `OfflinePushInfo.HarmonyInfo` (Easemob: `em_harmony_push_ext.category`).
+  public struct Harmony {
+    public var title: StringSlice?
+    public var category: StringSlice?
+    public var image: StringSlice?
+    public var sound: StringSlice?
+    public var soundDuration: UnsafeBufferPointer<UInt8>?
+    public init() {}
+  }
+
+  /// APNs-only fields (`ApnsInfo`, or Easemob `em_apns_ext`).
+  public struct APNs {
+    public var title: StringSlice?  // ApnsInfo.Title (Easemob: unused, see Notice.title)
+    public var subtitle: StringSlice?  // ApnsInfo.SubTitle / em_alert_subTitle
+    public var image: StringSlice?  // ApnsInfo.Image
+    public var interruptionLevel: StringSlice?  // ApnsInfo.InterruptionLevel
+    public var category: StringSlice?  // em_push_category (Tencent apns never writes category)
+    public var mutableContent = false  // ApnsInfo.MutableContent == 1 / em_push_mutable_content
+    public var contentAvailable = false  // ApnsInfo.ContentAvailable == 1
+    public var voip = false  // ApnsInfo.IsVoipPush == 1
+    public var liveActivity: LiveActivity?
+    public init() {}
+  }
+
+  public var dialect: Dialect
+
+  // Identity and routing (SPEC 3.3).
+  /// `MsgKey`, else `MsgId`, else `msg_id`; nil writes `"key":null`.
+  public var key: StringSlice?
+  /// C2C recipients in input order (duplicates kept). Empty for group messages.
+  public var recipients: [StringSlice]
+  /// Group ids; one set of records per group (Easemob REST to several groups). Empty for C2C.
+  public var groups: [StringSlice]
+  /// `From_Account` / `from`.
+  public var sender: StringSlice?
+  /// Easemob export `msg_id` only (the apns `m` field).
+  public var easemobMessageID: StringSlice?
+
+  // Content (SPEC 3.1, 3.2).
+  /// `OfflinePushInfo.Title` / `em_push_title`.
+  public var title: StringSlice?
+  /// The push text used when the vendor payload has a title: the explicit `Desc` /
+  /// `em_push_content`, or the concatenated element texts.
+  public var body: [StringSlice]
+  /// The push text used when the vendor payload has no title: `body` with the display prefix
+  /// (`nick:`, `nick(gname):`, `(gname):`) or the Easemob banner text; equal to `body` when the
+  /// body is explicit.
+  public var untitledBody: [StringSlice]
+  /// For vendors that require a title (SPEC 4): the sender's nickname (C2C) or the group's name
+  /// (group) from the directory, else `--default-title` (or its locale default).
+  public var fallbackTitle: StringSlice
+  public var ext: Ext?
+  /// `ApnsInfo.Sound`, else (no OfflinePushInfo) the first custom element's `Sound`; Easemob
+  /// `em_push_sound`.
+  public var sound: StringSlice?
+  /// `BadgeSetNum` (Easemob `em_push_badge`) lexeme.
+  public var badgeSet: UnsafeBufferPointer<UInt8>?
+  /// `BadgeAddNum` lexeme.
+  public var badgeAdd: UnsafeBufferPointer<UInt8>?
+  public var apns = APNs()
+  public var android = Android()
+  public var harmony = Harmony()
+
+  // Record-level extras (SPEC 6.1).
+  /// `em_force_notification == true` → `"force":true`.
+  public var force = false
+  /// `em_push_template` tape index → `"template":{...}`.
+  public var template: Int?
+
+  /// The 64-bit FNV-1a hash of the line's bytes as read (vivo `requestId` without a key).
+  public var lineHash: UInt64
+
+  public init(
+    dialect: Dialect, body: [StringSlice], untitledBody: [StringSlice], fallbackTitle: StringSlice,
+    lineHash: UInt64
+  ) {
+    self.dialect = dialect
+    self.key = nil
+    self.recipients = []
+    self.groups = []
+    self.body = body
+    self.untitledBody = untitledBody
+    self.fallbackTitle = fallbackTitle
+    self.lineHash = lineHash
+  }
+}
+
+/// The 64-bit FNV-1a hash (SPEC 9, vivo `requestId`).
+public enum FNV1a {
+  public static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes {
+      hash ^= UInt64(byte)
+      // Wrapping multiply is the definition of FNV-1a.
+      hash = hash &* 0x0000_0100_0000_01B3
+    }
+    return hash
+  }
+}

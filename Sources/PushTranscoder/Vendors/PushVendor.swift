@@ -1,0 +1,74 @@
+/// The vendors, in canonical order (SPEC 9): output always follows this order.
+public enum VendorID: Int, CaseIterable, Sendable, Comparable {
+  case apns, fcm, huawei, honor, harmony, xiaomi, oppo, vivo, meizu
+
+  /// The CLI word and the `"vendor"` value of records.
+  public var name: String {
+    switch self {
+    case .apns: "apns"
+    case .fcm: "fcm"
+    case .huawei: "huawei"
+    case .honor: "honor"
+    case .harmony: "harmony"
+    case .xiaomi: "xiaomi"
+    case .oppo: "oppo"
+    case .vivo: "vivo"
+    case .meizu: "meizu"
+    }
+  }
+
+  public init?(name: String) {
+    guard let match = VendorID.allCases.first(where: { $0.name == name }) else { return nil }
+    self = match
+  }
+
+  public static func < (lhs: VendorID, rhs: VendorID) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// Why one vendor refused a message that others may still get (SPEC 6.4, 9).
+public struct VendorRefusal: Error {
+  /// `over-budget` or `missing-timestamp`.
+  public var reason: String
+  /// Free text for people, e.g. the sizes.
+  public var detail: String
+  public init(reason: String, detail: String) {
+    self.reason = reason
+    self.detail = detail
+  }
+}
+
+/// What rendering did to the text, for the stats (SPEC 5: counts per (message, vendor)).
+public struct RenderEffects {
+  public var titleCut = false
+  public var bodyCut = false
+  public init() {}
+}
+
+/// Everything a vendor may read while rendering besides the notice.
+public struct RenderContext {
+  /// The parsed line (for JSON values passed through: ext as JSON, content-state, template).
+  public var document: JSONDocument
+  public init(document: JSONDocument) { self.document = document }
+}
+
+/// One push vendor: the shape of its payload and its limits (SPEC 4, 5).
+///
+/// A vendor renders only the payload object; the record around it (source, line, key,
+/// recipients, push_type...) is written by `RecordWriter`.
+public protocol PushVendor: Sendable {
+  var id: VendorID { get }
+  /// Recipients per record (SPEC 4 table).
+  var recipientsPerRecord: Int { get }
+
+  /// Record keys that precede `"payload"` and depend on the vendor (apns `push_type`,
+  /// `live_activity_id`), written with their leading comma, e.g. `,"push_type":"voip"`.
+  func writeRecordExtras(_ notice: Notice, into writer: inout JSONWriter)
+
+  /// Appends the payload object for `notice` to `writer`, within the vendor's caps and budgets,
+  /// or returns a refusal and leaves `writer` as it was. `part`/`parts` number the records this
+  /// message makes for this vendor (1-based; vivo suffixes `requestId` when `parts > 1`).
+  func renderPayload(
+    _ notice: Notice, _ context: RenderContext, part: Int, parts: Int,
+    into writer: inout JSONWriter, effects: inout RenderEffects
+  ) -> VendorRefusal?
+}

@@ -1,0 +1,1 @@
+print("push-transcode: under construction")
