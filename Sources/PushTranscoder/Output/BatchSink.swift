@@ -1,0 +1,224 @@
+import Dispatch
+import Foundation
+
+/// Batch mode (`-o DIR`, SPEC 6.2): `DIR/<vendor>/batch-NNNNNN.ndjson[.gz|.lz4]` of at most
+/// `batchRecords` records, compressed in parallel, each written under a temporary name and
+/// renamed when complete; `DIR/rejects.ndjson`; `DIR/manifest.json` last.
+///
+/// Invariant: a file under a final `batch-*` name is always complete, and `manifest.json`
+/// exists only when every batch it lists is; a directory without a manifest is an incomplete run.
+public final class BatchSink: RecordSink, @unchecked Sendable {
+  // Safe because the writer thread owns everything except `entries`/`failure`, which the
+  // compression jobs update under `lock`.
+
+  /// One manifest entry.
+  struct Entry {
+    var vendor: VendorID
+    var index: Int
+    var file: String
+    var records: Int
+    var bytes: Int
+    var fileBytes: Int
+    var crc32: UInt32
+    var first: (SourceName, Int)
+    var last: (SourceName, Int)
+  }
+
+  /// The open batch of one vendor.
+  struct OpenBatch {
+    var bytes: [UInt8] = []
+    var records = 0
+    var first: (SourceName, Int)? = nil
+    var last: (SourceName, Int)? = nil
+    var nextIndex = 1
+  }
+
+  private let directory: String
+  private let compression: OutputCompression
+  private let level: Int?
+  private let batchRecords: Int
+  private let optionsJSON: [UInt8]
+  private var open: [OpenBatch] = Array(repeating: OpenBatch(), count: VendorID.allCases.count)
+  private var rejectsFile: BufferedFile
+  private var rejectRecords = 0
+  private let lock = NSLock()
+  private var entries: [Entry] = []
+  private var failure: String? = nil
+  private let jobs = DispatchGroup()
+  private let jobSlots: DispatchSemaphore
+  private let queue = DispatchQueue(label: "push-transcode.compress", attributes: .concurrent)
+
+  /// Prepares `directory` (refused when it exists, unless `force`).
+  public init(
+    directory: String, force: Bool, compression: OutputCompression, level: Int?, batchRecords: Int,
+    threads: Int, optionsJSON: [UInt8]
+  ) throws {
+    self.directory = directory
+    self.compression = compression
+    self.level = level
+    self.batchRecords = batchRecords
+    self.optionsJSON = optionsJSON
+    self.jobSlots = DispatchSemaphore(value: max(1, threads) + 1)
+    let manager = FileManager.default
+    var isDirectory: ObjCBool = false
+    if manager.fileExists(atPath: directory, isDirectory: &isDirectory) {
+      guard force else {
+        throw SinkError.io("output directory \(directory) exists (use --force to replace its batches)")
+      }
+      guard isDirectory.boolValue else { throw SinkError.io("\(directory) exists and is not a directory") }
+      // The manifest goes first, so the directory never looks complete while it is rewritten.
+      for name in ["manifest.json", "rejects.ndjson"] + VendorID.allCases.map(\.name) {
+        let path = directory + "/" + name
+        if manager.fileExists(atPath: path) {
+          do { try manager.removeItem(atPath: path) } catch {
+            throw SinkError.io("cannot remove \(path): \(error.localizedDescription)")
+          }
+        }
+      }
+    }
+    do {
+      try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    } catch {
+      throw SinkError.io("cannot create output directory \(directory): \(error.localizedDescription)")
+    }
+    rejectsFile = try BufferedFile(creating: directory + "/.rejects.ndjson.tmp")
+  }
+
+  public func consume(_ output: ChunkOutput) throws {
+    if !output.rejects.bytes.isEmpty {
+      try rejectsFile.write(output.rejects.bytes)
+      for byte in output.rejects.bytes where byte == ASCII.newline { rejectRecords += 1 }
+    }
+    var start = 0
+    try output.main.bytes.withUnsafeBufferPointer { bytes in
+      for ref in output.refs {
+        let end = Int(ref.end)
+        let vendor = Int(ref.vendor)
+        var batch = open[vendor]
+        batch.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        batch.records += 1
+        if batch.first == nil { batch.first = (output.source, Int(ref.line)) }
+        batch.last = (output.source, Int(ref.line))
+        open[vendor] = batch
+        start = end
+        if batch.records == batchRecords { try submit(VendorID(rawValue: vendor)!) }
+      }
+    }
+    try checkFailure()
+  }
+
+  public func finish(stats: RunStats, seconds: Double, inputBytes: Int) throws {
+    for vendor in VendorID.allCases where open[vendor.rawValue].records > 0 { try submit(vendor) }
+    jobs.wait()
+    try checkFailure()
+    try rejectsFile.close()
+    try rename(directory + "/.rejects.ndjson.tmp", directory + "/rejects.ndjson")
+    try writeManifest(stats: stats, seconds: seconds, inputBytes: inputBytes)
+  }
+
+  private func checkFailure() throws {
+    lock.lock()
+    defer { lock.unlock() }
+    if let failure { throw SinkError.io(failure) }
+  }
+
+  /// Hands the vendor's open batch to a compression job.
+  private func submit(_ vendor: VendorID) throws {
+    var batch = open[vendor.rawValue]
+    let index = batch.nextIndex
+    open[vendor.rawValue] = OpenBatch(nextIndex: index + 1)
+    let folder = directory + "/" + vendor.name
+    if index == 1 {
+      do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+      catch { throw SinkError.io("cannot create \(folder): \(error.localizedDescription)") }
+    }
+    let name = String(format: "batch-%06d.ndjson", index) + compression.fileSuffix
+    let compression = self.compression
+    let level = self.level
+    let first = batch.first!
+    let last = batch.last!
+    let records = batch.records
+    let content = batch.bytes
+    batch.bytes = []
+    jobSlots.wait()
+    jobs.enter()
+    queue.async { [self] in
+      defer {
+        jobSlots.signal()
+        jobs.leave()
+      }
+      do {
+        let crc = CRC32Checksum.checksum(content)
+        let data = try OutputCompressor.compressWhole(content, compression, level: level)
+        let temporary = folder + "/." + name + ".tmp"
+        let file = try BufferedFile(creating: temporary)
+        try file.write(data)
+        try file.close()
+        try rename(temporary, folder + "/" + name)
+        let entry = Entry(
+          vendor: vendor, index: index, file: vendor.name + "/" + name, records: records,
+          bytes: content.count, fileBytes: data.count, crc32: crc, first: first, last: last)
+        lock.lock()
+        entries.append(entry)
+        lock.unlock()
+      } catch {
+        lock.lock()
+        if failure == nil { failure = Pipeline.describe(error) }
+        lock.unlock()
+      }
+    }
+  }
+
+  private func rename(_ from: String, _ to: String) throws {
+    if Glibc.rename(from, to) != 0 {
+      throw SinkError.io("cannot rename \(from) to \(to): \(String(cString: strerror(errno)))")
+    }
+  }
+
+  private func writeManifest(stats: RunStats, seconds: Double, inputBytes: Int) throws {
+    let sorted = entries.sorted { ($0.vendor, $0.index) < ($1.vendor, $1.index) }
+    var writer = JSONWriter()
+    writer.raw("{\"version\":1,\"complete\":true,\"options\":")
+    writer.raw(optionsJSON)
+    writer.raw(",\"batches\":[")
+    for (position, entry) in sorted.enumerated() {
+      if position > 0 { writer.byte(ASCII.comma) }
+      writer.raw("{\"vendor\":\"")
+      writer.bytes.append(contentsOf: entry.vendor.name.utf8)
+      writer.raw("\",\"file\":")
+      writer.string(decoded: Array(entry.file.utf8))
+      writer.raw(",\"records\":")
+      writer.integer(entry.records)
+      writer.raw(",\"bytes\":")
+      writer.integer(entry.bytes)
+      writer.raw(",\"file_bytes\":")
+      writer.integer(entry.fileBytes)
+      writer.raw(",\"crc32\":\"")
+      writer.bytes.append(contentsOf: String(format: "%08x", entry.crc32).utf8)
+      writer.raw("\",\"first\":{\"source\":")
+      writer.raw(entry.first.0.jsonString)
+      writer.raw(",\"line\":")
+      writer.integer(entry.first.1)
+      writer.raw("},\"last\":{\"source\":")
+      writer.raw(entry.last.0.jsonString)
+      writer.raw(",\"line\":")
+      writer.integer(entry.last.1)
+      writer.raw("}}")
+    }
+    writer.raw("],\"rejects\":{\"file\":\"rejects.ndjson\",\"records\":")
+    writer.integer(rejectRecords)
+    writer.raw("},\"stats\":")
+    stats.writeJSON(into: &writer)
+    writer.raw(",\"timing\":{\"seconds\":")
+    writer.bytes.append(contentsOf: String(format: "%.3f", seconds).utf8)
+    writer.raw(",\"mb_per_s\":")
+    let rate = seconds > 0 ? Double(inputBytes) / 1e6 / seconds : 0
+    writer.bytes.append(contentsOf: String(format: "%.1f", rate).utf8)
+    writer.raw("}}\n")
+    let temporary = directory + "/.manifest.json.tmp"
+    let file = try BufferedFile(creating: temporary)
+    try file.write(writer.bytes)
+    try file.close()
+    try rename(temporary, directory + "/manifest.json")
+  }
+}

@@ -1,0 +1,94 @@
+/// Writes reject records, the one shape used everywhere (stream, `--rejects FILE`,
+/// `DIR/rejects.ndjson`, `validate`; SPEC 6.4):
+///
+/// `{"source","line","offset","vendor":"reject","for"?,"reason","detail","raw"|"raw_base64"}`
+///
+/// `raw` is the line as a canonical JSON string when it is valid UTF-8, else `raw_base64`.
+public enum RejectRecord {
+  /// Appends one reject record (without framing or newline).
+  public static func write(
+    source: SourceName, line: Int, offset: Int, forVendor: VendorID?, reason: RejectReason,
+    detail: String, raw: UnsafeBufferPointer<UInt8>, into writer: inout JSONWriter
+  ) {
+    writer.raw("{\"source\":")
+    writer.raw(source.jsonString)
+    writer.raw(",\"line\":")
+    writer.integer(line)
+    writer.raw(",\"offset\":")
+    writer.integer(offset)
+    writer.raw(",\"vendor\":\"reject\"")
+    if let forVendor {
+      writer.raw(",\"for\":\"")
+      writer.bytes.append(contentsOf: forVendor.name.utf8)
+      writer.byte(ASCII.quote)
+    }
+    writer.raw(",\"reason\":\"")
+    writer.bytes.append(contentsOf: reason.name.utf8)
+    writer.raw("\",\"detail\":")
+    writer.string(decoded: Array(detail.utf8))
+    if UTF8Validation.firstInvalidOffset(raw) == nil {
+      writer.raw(",\"raw\":\"")
+      writer.escapedContent(raw)
+      writer.byte(ASCII.quote)
+    } else {
+      writer.raw(",\"raw_base64\":\"")
+      Base64.append(raw, to: &writer.bytes)
+      writer.byte(ASCII.quote)
+    }
+    writer.byte(ASCII.closeBrace)
+  }
+}
+
+/// The display name of an input (the path as given, `-` for stdin), pre-escaped once per run.
+public struct SourceName: Sendable, Hashable {
+  /// The path as given on the command line, or `-`.
+  public let path: String
+  /// `path` as a canonical JSON string, quotes included.
+  public let jsonString: [UInt8]
+
+  public init(_ path: String) {
+    self.path = path
+    var writer = JSONWriter(capacity: path.utf8.count + 2)
+    writer.string(decoded: Array(path.utf8))
+    self.jsonString = writer.bytes
+  }
+}
+
+extension JSONWriter {
+  /// Appends pre-rendered bytes.
+  @inline(__always)
+  public mutating func raw(_ bytes: [UInt8]) {
+    self.bytes.append(contentsOf: bytes)
+  }
+}
+
+/// Standard base64 (RFC 4648, with padding) for `raw_base64`.
+public enum Base64 {
+  public static func append(_ input: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+    let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    let table = alphabet.utf8Start
+    var index = 0
+    let count = input.count
+    while index + 3 <= count {
+      let value = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+      output.append(table[Int(value >> 18 & 63)])
+      output.append(table[Int(value >> 12 & 63)])
+      output.append(table[Int(value >> 6 & 63)])
+      output.append(table[Int(value & 63)])
+      index += 3
+    }
+    let rest = count - index
+    if rest == 1 {
+      let value = UInt32(input[index]) << 16
+      output.append(table[Int(value >> 18 & 63)])
+      output.append(table[Int(value >> 12 & 63)])
+      output.append(contentsOf: [0x3D, 0x3D])
+    } else if rest == 2 {
+      let value = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
+      output.append(table[Int(value >> 18 & 63)])
+      output.append(table[Int(value >> 12 & 63)])
+      output.append(table[Int(value >> 6 & 63)])
+      output.append(0x3D)
+    }
+  }
+}

@@ -1,0 +1,135 @@
+/// The run's counts (SPEC 6.4, 6.8), kept in fixed arrays indexed by enum so that a worker
+/// updates them without hashing, and merged chunk by chunk by the writer.
+///
+/// Accounting invariant: `lines == transcoded + Σ skipped + Σ rejected + blank`.
+public struct RunStats: Sendable, Equatable {
+  public var lines = 0
+  public var blank = 0
+  public var transcoded = 0
+  public var skipped = [Int](repeating: 0, count: SkipReason.allCases.count)
+  public var rejected = [Int](repeating: 0, count: RejectReason.allCases.count)
+  public var records = [Int](repeating: 0, count: VendorID.allCases.count)
+  public var cutTitles = [Int](repeating: 0, count: VendorID.allCases.count)
+  public var cutBodies = [Int](repeating: 0, count: VendorID.allCases.count)
+  public var overBudget = [Int](repeating: 0, count: VendorID.allCases.count)
+  /// `vendor_rejects`: [vendor][reason] refusals by single vendors.
+  public var vendorRejects = [[Int]](
+    repeating: [Int](repeating: 0, count: RejectReason.allCases.count),
+    count: VendorID.allCases.count)
+  public var unknownElements = 0
+  public var unicodeReplacements = 0
+  public var descExtOver3KB = 0
+  public var directoryLines = 0
+  public var directoryEntries = 0
+  public var directoryRejected = [Int](repeating: 0, count: RejectReason.allCases.count)
+
+  public init() {}
+
+  /// Lines rejected as a whole (what `--max-rejects` counts).
+  public var rejectedLines: Int { rejected.reduce(0, +) }
+  public var skippedLines: Int { skipped.reduce(0, +) }
+  public var totalRecords: Int { records.reduce(0, +) }
+
+  /// Adds `other` into `self`.
+  public mutating func merge(_ other: RunStats) {
+    lines += other.lines
+    blank += other.blank
+    transcoded += other.transcoded
+    for i in skipped.indices { skipped[i] += other.skipped[i] }
+    for i in rejected.indices { rejected[i] += other.rejected[i] }
+    for v in records.indices {
+      records[v] += other.records[v]
+      cutTitles[v] += other.cutTitles[v]
+      cutBodies[v] += other.cutBodies[v]
+      overBudget[v] += other.overBudget[v]
+      for r in vendorRejects[v].indices { vendorRejects[v][r] += other.vendorRejects[v][r] }
+    }
+    unknownElements += other.unknownElements
+    unicodeReplacements += other.unicodeReplacements
+    descExtOver3KB += other.descExtOver3KB
+    directoryLines += other.directoryLines
+    directoryEntries += other.directoryEntries
+    for i in directoryRejected.indices { directoryRejected[i] += other.directoryRejected[i] }
+  }
+
+  /// The stats JSON of SPEC 6.8 (zero counts and empty maps left out; keys in a fixed order).
+  public func writeJSON(into writer: inout JSONWriter) {
+    writer.raw("{\"lines\":")
+    writer.integer(lines)
+    writer.raw(",\"blank\":")
+    writer.integer(blank)
+    writer.raw(",\"transcoded\":")
+    writer.integer(transcoded)
+    writer.raw(",\"skipped\":")
+    Self.writeMap(SkipReason.allCases.map { ($0.name, skipped[$0.rawValue]) }, into: &writer)
+    writer.raw(",\"rejected\":")
+    Self.writeMap(RejectReason.allCases.map { ($0.name, rejected[$0.rawValue]) }, into: &writer)
+    for (key, counts) in [
+      ("records", records), ("cut_titles", cutTitles), ("cut_bodies", cutBodies),
+      ("over_budget", overBudget),
+    ] {
+      writer.byte(ASCII.comma)
+      writer.string(decoded: Array(key.utf8))
+      writer.byte(ASCII.colon)
+      Self.writeMap(VendorID.allCases.map { ($0.name, counts[$0.rawValue]) }, into: &writer)
+    }
+    writer.raw(",\"vendor_rejects\":{")
+    var first = true
+    for vendor in VendorID.allCases where vendorRejects[vendor.rawValue].contains(where: { $0 > 0 }) {
+      if !first { writer.byte(ASCII.comma) }
+      first = false
+      writer.string(decoded: Array(vendor.name.utf8))
+      writer.byte(ASCII.colon)
+      Self.writeMap(
+        RejectReason.allCases.map { ($0.name, vendorRejects[vendor.rawValue][$0.rawValue]) },
+        into: &writer)
+    }
+    writer.raw("},\"unknown_elements\":")
+    writer.integer(unknownElements)
+    writer.raw(",\"unicode_replacements\":")
+    writer.integer(unicodeReplacements)
+    writer.raw(",\"desc_ext_over_3kb\":")
+    writer.integer(descExtOver3KB)
+    writer.raw(",\"directory\":{\"lines\":")
+    writer.integer(directoryLines)
+    writer.raw(",\"entries\":")
+    writer.integer(directoryEntries)
+    writer.raw(",\"rejected\":")
+    Self.writeMap(
+      RejectReason.allCases.map { ($0.name, directoryRejected[$0.rawValue]) }, into: &writer)
+    writer.raw("}}")
+  }
+
+  private static func writeMap(_ pairs: [(String, Int)], into writer: inout JSONWriter) {
+    writer.byte(ASCII.openBrace)
+    var first = true
+    for (key, value) in pairs where value != 0 {
+      if !first { writer.byte(ASCII.comma) }
+      first = false
+      writer.string(decoded: Array(key.utf8))
+      writer.byte(ASCII.colon)
+      writer.integer(value)
+    }
+    writer.byte(ASCII.closeBrace)
+  }
+
+  /// The one-paragraph summary printed on stderr at the end of a run.
+  public func summary(seconds: Double, inputBytes: Int) -> String {
+    let mb = Double(inputBytes) / 1_000_000
+    let rate = seconds > 0 ? mb / seconds : 0
+    var text =
+      "push-transcode: \(lines) lines: \(transcoded) transcoded, \(skippedLines) skipped, "
+      + "\(rejectedLines) rejected, \(blank) blank; \(totalRecords) records"
+    let rejectedParts = RejectReason.allCases.filter { rejected[$0.rawValue] > 0 }
+      .map { "\($0.name) \(rejected[$0.rawValue])" }
+    if !rejectedParts.isEmpty { text += " (rejected: " + rejectedParts.joined(separator: ", ") + ")" }
+    let skippedParts = SkipReason.allCases.filter { skipped[$0.rawValue] > 0 }
+      .map { "\($0.name) \(skipped[$0.rawValue])" }
+    if !skippedParts.isEmpty { text += " (skipped: " + skippedParts.joined(separator: ", ") + ")" }
+    if directoryLines > 0 { text += "; directory: \(directoryEntries) entries" }
+    text += "; " + String(format: "%.1f MB in %.2f s (%.0f MB/s)", mb, seconds, rate)
+    return text
+  }
+}
+
+import Foundation

@@ -1,0 +1,78 @@
+import Foundation
+
+/// Pipeline mode (`-o -`, SPEC 6.3): records to stdout in input order, optionally compressed;
+/// rejects inline or to `--rejects FILE`.
+public final class StreamSink: RecordSink {
+  private let fd: Int32
+  private var compressor: OutputCompressor?
+  private var compressed: [UInt8] = []
+  private let rejectsFile: BufferedFile?
+
+  /// - Parameters:
+  ///   - compression: `nil` for plain output.
+  ///   - rejectsPath: where reject records go instead of the stream.
+  public init(fd: Int32 = 1, compression: OutputCompression, level: Int?, rejectsPath: String?) throws {
+    self.fd = fd
+    self.compressor = try OutputCompressor(compression, level: level)
+    self.rejectsFile = try rejectsPath.map { try BufferedFile(creating: $0) }
+  }
+
+  public func consume(_ output: ChunkOutput) throws {
+    if let rejectsFile, !output.rejects.bytes.isEmpty {
+      try rejectsFile.write(output.rejects.bytes)
+    }
+    if compressor != nil {
+      compressed.removeAll(keepingCapacity: true)
+      try output.main.bytes.withUnsafeBufferPointer { try compressor!.append($0, to: &compressed) }
+      try emit(compressed)
+    } else {
+      try emit(output.main.bytes)
+    }
+  }
+
+  public func finish(stats: RunStats, seconds: Double, inputBytes: Int) throws {
+    if compressor != nil {
+      compressed.removeAll(keepingCapacity: true)
+      try compressor!.finish(to: &compressed)
+      try emit(compressed)
+    }
+    try rejectsFile?.close()
+  }
+
+  private func emit(_ bytes: [UInt8]) throws {
+    if let error = FileDescriptorWriter.writeAll(fd, bytes) {
+      if error == EPIPE { throw SinkError.closedOutput }
+      throw SinkError.io("cannot write to stdout: \(String(cString: strerror(error)))")
+    }
+  }
+}
+
+/// A file written with `write(2)`, failing with a clear message (disk full, permissions).
+public final class BufferedFile {
+  public let path: String
+  private var fd: Int32
+
+  public init(creating path: String) throws {
+    self.path = path
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    if fd < 0 { throw SinkError.io("cannot create \(path): \(String(cString: strerror(errno)))") }
+  }
+
+  public func write(_ bytes: [UInt8]) throws {
+    if let error = FileDescriptorWriter.writeAll(fd, bytes) {
+      throw SinkError.io("cannot write \(path): \(String(cString: strerror(error)))")
+    }
+  }
+
+  /// Flushes to disk and closes.
+  public func close() throws {
+    guard fd >= 0 else { return }
+    let result = Glibc.close(fd)
+    fd = -1
+    if result != 0 { throw SinkError.io("cannot close \(path): \(String(cString: strerror(errno)))") }
+  }
+
+  deinit {
+    if fd >= 0 { _ = Glibc.close(fd) }
+  }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// Version and build id for job logs (`--version`).
+public enum BuildInfo {
+  public static let version = "0.1.0"
+
+  /// `push-transcode 0.1.0 (build 1a2b3c4d5e6f7a8b)`: the build id is the FNV-1a hash of the
+  /// running executable, so two binaries print the same id exactly when they are the same bytes.
+  public static var versionLine: String {
+    "push-transcode \(version) (build \(buildID))"
+  }
+
+  public static var buildID: String {
+    guard let data = FileManager.default.contents(atPath: "/proc/self/exe") else { return "unknown" }
+    let hash = data.withUnsafeBytes { raw in
+      FNV1a.hash(UnsafeBufferPointer(start: raw.bindMemory(to: UInt8.self).baseAddress, count: raw.count))
+    }
+    return String(hash, radix: 16).leftPadded(to: 16)
+  }
+}
+
+extension String {
+  func leftPadded(to width: Int) -> String {
+    count >= width ? self : String(repeating: "0", count: width - count) + self
+  }
+}

@@ -1,0 +1,36 @@
+/// One record's place in a `ChunkOutput` (batch mode routes records per vendor with these).
+public struct RecordRef: Sendable {
+  /// `VendorID.rawValue`.
+  public var vendor: UInt8
+  /// One past the record's last byte (its newline) in `ChunkOutput.main`.
+  public var end: UInt32
+  /// The record's source line.
+  public var line: UInt32
+}
+
+/// Everything a worker produced from one chunk: rendered records in input order, then vendor
+/// order, plus the chunk's stats. Owned by one thread at a time: the worker fills it, the
+/// writer consumes it.
+public final class ChunkOutput: @unchecked Sendable {
+  // Safe because a ChunkOutput is handed from the worker to the writer through the pipeline's
+  // lock and never touched by two threads at once.
+
+  /// The sequence number of the chunk (the writer's order).
+  public let sequence: Int
+  /// The source the chunk's lines come from.
+  public let source: SourceName
+  /// Records (framed as the run asks), and inline rejects when `rejectsInline`.
+  public var main = JSONWriter(capacity: 1 << 20)
+  /// Reject records when they go to their own channel (NDJSON, one per line).
+  public var rejects = JSONWriter(capacity: 0)
+  /// Per-record vendor and end offset in `main` (batch mode only).
+  public var refs: [RecordRef] = []
+  public var stats = RunStats()
+  /// Input bytes the chunk covered (lines plus terminators), for progress and throughput.
+  public var inputBytes = 0
+
+  public init(sequence: Int, source: SourceName) {
+    self.sequence = sequence
+    self.source = source
+  }
+}

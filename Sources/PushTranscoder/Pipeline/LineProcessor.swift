@@ -1,0 +1,238 @@
+/// Turns lines into records: the per-line stage every worker runs (SPEC 2–6).
+///
+/// For each line: blank check → length check → UTF-8 repair (`--unicode replace`) → tokenizer
+/// → message reader → notice → each selected vendor → records. Every line ends in exactly one of
+/// blank / transcoded / skipped / rejected (SPEC 6.4). A processor holds reusable scratch state
+/// (the tokenizer's tape, a repair buffer), so one instance belongs to one worker.
+public struct LineProcessor {
+  public let options: TranscodeOptions
+  private var tokenizer: JSONTokenizer
+  private var repaired: [UInt8] = []
+  private var payload = JSONWriter(capacity: 1 << 14)
+  private let vendors: [any PushVendor]
+  private let messages: MessageStage
+
+  public init(options: TranscodeOptions, directory: Directory) {
+    self.options = options
+    self.tokenizer = JSONTokenizer(replaceLoneSurrogates: options.unicode == .replace)
+    self.vendors = options.vendors.map { VendorRegistry.vendor($0) }
+    self.messages = MessageStage(options: options, directory: directory)
+  }
+
+  /// Processes one line (without its terminator) into `output`.
+  public mutating func process(
+    line: UnsafeBufferPointer<UInt8>, number: Int, into output: ChunkOutput
+  ) {
+    output.stats.lines += 1
+    if Self.isBlank(line) {
+      output.stats.blank += 1
+      return
+    }
+    if line.count > options.maxLineBytes {
+      rejectLine(
+        output, number: number, offset: options.maxLineBytes, reason: .lineTooLong,
+        detail: "line of \(line.count) bytes is longer than --max-line-bytes \(options.maxLineBytes)",
+        raw: UnsafeBufferPointer(rebasing: line[0..<options.maxLineBytes]))
+      return
+    }
+    if options.unicode == .replace, UTF8Validation.firstInvalidOffset(line) != nil {
+      let replaced = UTF8Validation.replacingInvalid(line, into: &repaired)
+      output.stats.unicodeReplacements += replaced
+      // `repaired` is not touched again until the next line, so its buffer outlives the parse.
+      repaired.withUnsafeBufferPointer { bytes in
+        processValid(bytes, original: line, number: number, into: output)
+      }
+    } else {
+      processValid(line, original: line, number: number, into: output)
+    }
+  }
+
+  /// Accounts for a line that is too long and was never buffered whole (the reader's event).
+  public mutating func processOversized(
+    prefix: UnsafeBufferPointer<UInt8>, totalLength: Int, number: Int, into output: ChunkOutput
+  ) {
+    output.stats.lines += 1
+    rejectLine(
+      output, number: number, offset: options.maxLineBytes, reason: .lineTooLong,
+      detail: "line of \(totalLength) bytes is longer than --max-line-bytes \(options.maxLineBytes)",
+      raw: prefix)
+  }
+
+  private mutating func processValid(
+    _ bytes: UnsafeBufferPointer<UInt8>, original: UnsafeBufferPointer<UInt8>, number: Int,
+    into output: ChunkOutput
+  ) {
+    let error =
+      options.unicode == .replace
+      ? tokenizer.parseValidatedUTF8(bytes) : tokenizer.parse(bytes)
+    output.stats.unicodeReplacements += tokenizer.loneSurrogates
+    if let error {
+      rejectLine(
+        output, number: number, offset: error.offset, reason: RejectReason(error.fault),
+        detail: error.message, raw: original)
+      return
+    }
+    if options.validateOnly { return }
+    tokenizer.withDocument(bytes) { document in
+      transcode(document, original: original, number: number, into: output)
+    }
+  }
+
+  private mutating func transcode(
+    _ document: JSONDocument, original: UnsafeBufferPointer<UInt8>, number: Int,
+    into output: ChunkOutput
+  ) {
+    switch messages.read(document, original: original, stats: &output.stats) {
+    case .skip(let reason):
+      output.stats.skipped[reason.rawValue] += 1
+    case .reject(let detail):
+      rejectLine(output, number: number, offset: 0, reason: .notAMessage, detail: detail, raw: original)
+    case .notice(let notice):
+      render(notice, document: document, original: original, number: number, into: output)
+    }
+  }
+
+  /// Writes every selected vendor's records for one notice (SPEC 6.1, 6.4, 9 [6]).
+  private mutating func render(
+    _ notice: Notice, document: JSONDocument, original: UnsafeBufferPointer<UInt8>, number: Int,
+    into output: ChunkOutput
+  ) {
+    let context = RenderContext(document: document)
+    var produced = false
+    var firstRefusal: RejectReason? = nil
+    for vendor in vendors {
+      let id = vendor.id
+      let targets = notice.groups.isEmpty ? notice.recipients.count : notice.groups.count
+      let perRecord = notice.groups.isEmpty ? vendor.recipientsPerRecord : 1
+      let parts = max(1, (targets + perRecord - 1) / perRecord)
+      var effects = RenderEffects()
+      for part in 1...parts {
+        let recordStart = output.main.count
+        writeRecordHead(
+          notice, document, vendor: vendor, part: part, perRecord: perRecord, number: number, output)
+        payload.truncate(to: 0)
+        var partEffects = RenderEffects()
+        if let refusal = vendor.renderPayload(
+          notice, context, part: part, parts: parts, into: &payload, effects: &partEffects)
+        {
+          output.main.truncate(to: recordStart)
+          let reason = RejectReason(name: refusal.reason) ?? .overBudget
+          output.stats.vendorRejects[id.rawValue][reason.rawValue] += 1
+          if reason == .overBudget { output.stats.overBudget[id.rawValue] += 1 }
+          if firstRefusal == nil { firstRefusal = reason }
+          writeReject(
+            output, number: number, offset: 0, forVendor: id, reason: reason,
+            detail: refusal.detail, raw: original)
+          break
+        }
+        if part == 1 { effects = partEffects }
+        output.main.raw(",\"payload\":")
+        output.main.bytes.append(contentsOf: payload.bytes)
+        output.main.raw("}\n")
+        output.stats.records[id.rawValue] += 1
+        produced = true
+        if options.collectRecordRefs {
+          output.refs.append(
+            RecordRef(vendor: UInt8(id.rawValue), end: UInt32(output.main.count), line: UInt32(number)))
+        }
+      }
+      if effects.titleCut { output.stats.cutTitles[id.rawValue] += 1 }
+      if effects.bodyCut { output.stats.cutBodies[id.rawValue] += 1 }
+    }
+    if produced {
+      output.stats.transcoded += 1
+    } else if let firstRefusal {
+      // Every selected vendor refused: the line counts once, under the first refusal (SPEC 6.4).
+      output.stats.rejected[firstRefusal.rawValue] += 1
+    }
+  }
+
+  private func writeRecordHead(
+    _ notice: Notice, _ document: JSONDocument, vendor: any PushVendor, part: Int, perRecord: Int, number: Int,
+    _ output: ChunkOutput
+  ) {
+    if options.framing == .tsv {
+      output.main.bytes.append(contentsOf: vendor.id.name.utf8)
+      output.main.byte(ASCII.tab)
+      output.main.integer(number)
+      output.main.byte(ASCII.tab)
+    }
+    output.main.raw("{\"source\":")
+    output.main.raw(output.source.jsonString)
+    output.main.raw(",\"line\":")
+    output.main.integer(number)
+    output.main.raw(",\"key\":")
+    if let key = notice.key { output.main.string(key) } else { output.main.raw("null") }
+    output.main.raw(",\"vendor\":\"")
+    output.main.bytes.append(contentsOf: vendor.id.name.utf8)
+    output.main.byte(ASCII.quote)
+    if notice.groups.isEmpty {
+      output.main.raw(",\"to\":[")
+      let first = (part - 1) * perRecord
+      let last = min(notice.recipients.count, first + perRecord)
+      for index in first..<last {
+        if index > first { output.main.byte(ASCII.comma) }
+        output.main.string(notice.recipients[index])
+      }
+      output.main.byte(ASCII.closeBracket)
+    } else {
+      output.main.raw(",\"group\":")
+      output.main.string(notice.groups[part - 1])
+    }
+    vendor.writeRecordExtras(notice, into: &output.main)
+    if notice.force { output.main.raw(",\"force\":true") }
+    if let template = notice.template {
+      // The template is a JSON value of the line, passed through in canonical form.
+      output.main.raw(",\"template\":")
+      output.main.value(document, template)
+    }
+  }
+
+  private func rejectLine(
+    _ output: ChunkOutput, number: Int, offset: Int, reason: RejectReason, detail: String,
+    raw: UnsafeBufferPointer<UInt8>
+  ) {
+    output.stats.rejected[reason.rawValue] += 1
+    writeReject(
+      output, number: number, offset: offset, forVendor: nil, reason: reason, detail: detail, raw: raw
+    )
+  }
+
+  private func writeReject(
+    _ output: ChunkOutput, number: Int, offset: Int, forVendor: VendorID?, reason: RejectReason,
+    detail: String, raw: UnsafeBufferPointer<UInt8>
+  ) {
+    if options.rejectsInline {
+      if options.framing == .tsv {
+        output.main.raw("reject\t")
+        output.main.integer(number)
+        output.main.byte(ASCII.tab)
+      }
+      RejectRecord.write(
+        source: output.source, line: number, offset: offset, forVendor: forVendor, reason: reason,
+        detail: detail, raw: raw, into: &output.main)
+      output.main.byte(ASCII.newline)
+      if options.collectRecordRefs {
+        output.refs.append(
+          RecordRef(vendor: RecordRef.rejectVendor, end: UInt32(output.main.count), line: UInt32(number)))
+      }
+    } else {
+      RejectRecord.write(
+        source: output.source, line: number, offset: offset, forVendor: forVendor, reason: reason,
+        detail: detail, raw: raw, into: &output.rejects)
+      output.rejects.byte(ASCII.newline)
+    }
+  }
+
+  /// True when the line holds only JSON whitespace (SPEC 9 [2.1]).
+  @inline(__always)
+  static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+    for byte in line where !ASCII.isWhitespace(byte) { return false }
+    return true
+  }
+}
+
+extension RecordRef {
+  /// The `vendor` value of reject records in `ChunkOutput.refs`.
+  public static let rejectVendor: UInt8 = 255
+}

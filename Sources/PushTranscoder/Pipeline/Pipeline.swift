@@ -1,0 +1,225 @@
+import Dispatch
+import Foundation
+
+/// A unit of work the reader hands to the workers, in input order.
+public enum WorkItem: Sendable {
+  /// Whole lines of one source.
+  case lines(any LineBatch)
+  /// A line longer than `--max-line-bytes`, never buffered whole: its first `limit` bytes.
+  case oversized(source: SourceName, line: Int, prefix: [UInt8], totalLength: Int)
+}
+
+/// Whole lines of one source, in order (what `ChunkReader` produces).
+public protocol LineBatch: Sendable {
+  var source: SourceName { get }
+  /// Calls `body(line, lineNumber)` for every line, without its terminator.
+  func forEachLine(_ body: (UnsafeBufferPointer<UInt8>, Int) -> Void)
+}
+
+/// Where ordered chunk outputs go: the stdout stream or the batch directory.
+public protocol RecordSink: AnyObject {
+  /// Consumes one chunk's output, in input order. Throws `SinkError` to stop the run.
+  func consume(_ output: ChunkOutput) throws
+  /// Called once after the last chunk (not after a fatal input error).
+  func finish(stats: RunStats, seconds: Double, inputBytes: Int) throws
+}
+
+/// Why a sink stopped.
+public enum SinkError: Error {
+  /// The reader of stdout went away (`| head`): stop quietly with status 0 (SPEC 6.3).
+  case closedOutput
+  /// An I/O error writing the output: a fatal error (status 1).
+  case io(String)
+}
+
+/// The result of a run, for the CLI to turn into a summary and an exit status.
+public struct RunResult: Sendable {
+  public var stats: RunStats
+  public var inputBytes: Int
+  public var seconds: Double
+  /// A fatal error (corrupt input, I/O), already phrased for people.
+  public var fatal: String?
+  /// True when stdout was closed early.
+  public var closedOutput: Bool
+}
+
+/// The parallel, streaming, ordered pipeline (SPEC 7).
+///
+/// ```
+///  reader (own queue) ──chunk i──► worker i mod N (serial queues, one LineProcessor each)
+///                                          │ ChunkOutput i
+///  writer (calling thread) ◄── in order ───┘ results table (lock + condition)
+/// ```
+/// At most `inFlight` chunks exist between the reader and the writer (a semaphore), so memory
+/// stays bounded whatever the input size. Workers never wait on each other; only the writer
+/// knows about order. Output bytes do not depend on the number of workers or on chunk size,
+/// because every record depends only on its own line.
+public final class Pipeline: @unchecked Sendable {
+  // Safe because mutable state is confined: `results`/`finished` are guarded by `condition`,
+  // each processor box is used only on its own serial queue.
+
+  private let threads: Int
+  private let condition = NSCondition()
+  private var results: [Int: ChunkOutput] = [:]
+  private var producedCount: Int? = nil
+  private var readerFatal: String? = nil
+  private var cancelled = false
+
+  public init(threads: Int) {
+    self.threads = max(1, threads)
+  }
+
+  /// Runs `nextItem` (the reader) to exhaustion, processes items on the workers and feeds the
+  /// outputs in order to `sink`.
+  public func run(
+    options: TranscodeOptions, directory: Directory, sink: RecordSink,
+    initialStats: RunStats = RunStats(), progress: Progress? = nil,
+    nextItem: @escaping @Sendable () throws -> WorkItem?
+  ) -> RunResult {
+    let start = DispatchTime.now()
+    let inFlight = DispatchSemaphore(value: threads * 2 + 2)
+    let workers = (0..<threads).map { index in
+      WorkerBox(
+        queue: DispatchQueue(label: "push-transcode.worker.\(index)"),
+        processor: LineProcessor(options: options, directory: directory))
+    }
+    DispatchQueue(label: "push-transcode.reader").async {
+      var sequence = 0
+      while true {
+        if self.isCancelled { break }
+        let item: WorkItem?
+        do {
+          item = try nextItem()
+        } catch {
+          self.finishProducing(count: sequence, fatal: "\(error)")
+          return
+        }
+        guard let item else { break }
+        inFlight.wait()
+        let worker = workers[sequence % workers.count]
+        let number = sequence
+        worker.queue.async {
+          let output = worker.process(item, sequence: number)
+          self.deliver(output)
+        }
+        sequence += 1
+      }
+      self.finishProducing(count: sequence, fatal: nil)
+    }
+
+    var stats = initialStats
+    var next = 0
+    var fatal: String? = nil
+    var closed = false
+    var inputBytes = 0
+    while true {
+      condition.lock()
+      while results[next] == nil && (producedCount == nil || next < producedCount!) {
+        condition.wait()
+      }
+      let output = results.removeValue(forKey: next)
+      let readerError = readerFatal
+      condition.unlock()
+      guard let output else {
+        fatal = readerError
+        break
+      }
+      stats.merge(output.stats)
+      inputBytes += output.inputBytes
+      progress?.update(bytes: inputBytes, lines: stats.lines)
+      do {
+        try sink.consume(output)
+      } catch SinkError.closedOutput {
+        closed = true
+        cancel()
+        break
+      } catch {
+        fatal = Self.describe(error)
+        cancel()
+        break
+      }
+      inFlight.signal()
+      next += 1
+    }
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    progress?.finish()
+    if fatal == nil && !closed {
+      do {
+        try sink.finish(stats: stats, seconds: seconds, inputBytes: inputBytes)
+      } catch SinkError.closedOutput {
+        closed = true
+      } catch {
+        fatal = Self.describe(error)
+      }
+    }
+    if fatal != nil || closed {
+      // Let the reader and workers wind down: release every permit they may wait on.
+      for _ in 0..<(threads * 2 + 2) { inFlight.signal() }
+    }
+    return RunResult(
+      stats: stats, inputBytes: inputBytes, seconds: seconds, fatal: fatal, closedOutput: closed)
+  }
+
+  static func describe(_ error: Error) -> String {
+    if case SinkError.io(let message) = error { return message }
+    return "\(error)"
+  }
+
+  private var isCancelled: Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return cancelled
+  }
+
+  private func cancel() {
+    condition.lock()
+    cancelled = true
+    condition.unlock()
+  }
+
+  private func deliver(_ output: ChunkOutput) {
+    condition.lock()
+    results[output.sequence] = output
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  private func finishProducing(count: Int, fatal: String?) {
+    condition.lock()
+    producedCount = count
+    readerFatal = fatal
+    condition.broadcast()
+    condition.unlock()
+  }
+}
+
+/// One worker: a serial queue and the line processor only that queue touches.
+final class WorkerBox: @unchecked Sendable {
+  // Safe because `processor` is only used from blocks running on `queue`, which is serial.
+  let queue: DispatchQueue
+  private var processor: LineProcessor
+
+  init(queue: DispatchQueue, processor: LineProcessor) {
+    self.queue = queue
+    self.processor = processor
+  }
+
+  func process(_ item: WorkItem, sequence: Int) -> ChunkOutput {
+    switch item {
+    case .lines(let batch):
+      let output = ChunkOutput(sequence: sequence, source: batch.source)
+      batch.forEachLine { line, number in
+        output.inputBytes += line.count + 1
+        processor.process(line: line, number: number, into: output)
+      }
+      return output
+    case .oversized(let source, let line, let prefix, let totalLength):
+      let output = ChunkOutput(sequence: sequence, source: source)
+      output.inputBytes = totalLength + 1
+      prefix.withUnsafeBufferPointer {
+        processor.processOversized(prefix: $0, totalLength: totalLength, number: line, into: output)
+      }
+      return output
+    }
+  }
+}

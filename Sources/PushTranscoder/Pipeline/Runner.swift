@@ -1,0 +1,181 @@
+import Dispatch
+import Foundation
+
+/// `--progress` (SPEC 6.4).
+public enum ProgressMode: String, Sendable, CaseIterable { case auto, always, never }
+
+/// Everything one run needs: the CLI fills it, `Runner.run` executes it.
+public struct RunConfiguration: Sendable {
+  public var inputs: [String] = ["-"]
+  /// `-` for stdout, else a batch directory.
+  public var output = "-"
+  public var options = TranscodeOptions()
+  public var threads = RunConfiguration.defaultThreads
+  public var chunkBytes = 4 * 1024 * 1024
+  public var directories: [String] = []
+  public var maxRejects: Int? = nil
+  public var rejectsPath: String? = nil
+  public var statsPath: String? = nil
+  public var compression: OutputCompression = .none
+  public var level: Int? = nil
+  public var batchRecords = 1000
+  public var force = false
+  public var progress: ProgressMode = .auto
+
+  public init() {}
+
+  /// The number of cores.
+  public static var defaultThreads: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+}
+
+/// Exit statuses (SPEC 6.5).
+public enum ExitStatus {
+  public static let done: Int32 = 0
+  public static let fatal: Int32 = 1
+  public static let tooManyRejects: Int32 = 3
+  public static let usage: Int32 = 64
+}
+
+/// Runs a configured job end to end and returns its exit status.
+public enum Runner {
+  public static func run(_ configuration: RunConfiguration) -> Int32 {
+    signal(SIGPIPE, SIG_IGN)
+    var configuration = configuration
+    let batchMode = configuration.output != "-" && !configuration.options.validateOnly
+    configuration.options.rejectsInline = !batchMode && configuration.rejectsPath == nil
+    configuration.options.collectRecordRefs = batchMode
+    let options = configuration.options
+
+    let sink: RecordSink
+    do {
+      if batchMode {
+        sink = try BatchSink(
+          directory: configuration.output, force: configuration.force,
+          compression: configuration.compression, level: configuration.level,
+          batchRecords: configuration.batchRecords, threads: configuration.threads,
+          optionsJSON: optionsJSON(configuration))
+      } else {
+        sink = try StreamSink(
+          compression: configuration.compression, level: configuration.level,
+          rejectsPath: configuration.rejectsPath)
+      }
+    } catch {
+      return fail(Pipeline.describe(error))
+    }
+
+    // The directory first: its rejects precede every message record (SPEC 9 [6]).
+    var directory = Directory()
+    let directoryOutput = ChunkOutput(sequence: -1, source: SourceName("-"))
+    do {
+      try DirectoryLoader.load(
+        paths: configuration.directories, into: &directory, options: options,
+        chunkBytes: configuration.chunkBytes, output: directoryOutput)
+      try sink.consume(directoryOutput)
+    } catch SinkError.closedOutput {
+      return ExitStatus.done
+    } catch {
+      return fail(Pipeline.describe(error))
+    }
+
+    let reader: InputReader
+    do {
+      reader = try InputReader(
+        paths: configuration.inputs, chunkBytes: configuration.chunkBytes,
+        maxLineBytes: options.maxLineBytes)
+    } catch {
+      return fail("\(error)")
+    }
+    let showProgress: Bool
+    switch configuration.progress {
+    case .always: showProgress = true
+    case .never: showProgress = false
+    case .auto: showProgress = isatty(2) == 1
+    }
+    let progress = showProgress ? Progress(totalBytes: reader.totalBytes) : nil
+    let pipeline = Pipeline(threads: configuration.threads)
+    let result = pipeline.run(
+      options: options, directory: directory, sink: sink,
+      initialStats: directoryOutput.stats, progress: progress
+    ) { try reader.next() }
+
+    if result.closedOutput { return ExitStatus.done }
+    var summary = result.stats.summary(seconds: result.seconds, inputBytes: result.inputBytes)
+    if let fatal = result.fatal { summary += "\npush-transcode: error: " + fatal }
+    FileDescriptorWriter.writeAll(2, Array((summary + "\n").utf8))
+    if let statsPath = configuration.statsPath {
+      var writer = JSONWriter()
+      result.stats.writeJSON(into: &writer)
+      writer.byte(ASCII.newline)
+      do {
+        let file = try BufferedFile(creating: statsPath)
+        try file.write(writer.bytes)
+        try file.close()
+      } catch {
+        return fail(Pipeline.describe(error))
+      }
+    }
+    if result.fatal != nil { return ExitStatus.fatal }
+    if configuration.options.validateOnly {
+      return result.stats.rejectedLines > 0 ? ExitStatus.tooManyRejects : ExitStatus.done
+    }
+    if let maxRejects = configuration.maxRejects, result.stats.rejectedLines > maxRejects {
+      return ExitStatus.tooManyRejects
+    }
+    return ExitStatus.done
+  }
+
+  private static func fail(_ message: String) -> Int32 {
+    FileDescriptorWriter.writeAll(2, Array("push-transcode: error: \(message)\n".utf8))
+    return ExitStatus.fatal
+  }
+
+  /// The options recorded in the manifest: those that shape the output.
+  static func optionsJSON(_ configuration: RunConfiguration) -> [UInt8] {
+    var writer = JSONWriter()
+    let options = configuration.options
+    func key(_ name: String) {
+      writer.string(decoded: Array(name.utf8))
+      writer.byte(ASCII.colon)
+    }
+    writer.byte(ASCII.openBrace)
+    key("vendors")
+    writer.byte(ASCII.openBracket)
+    for (index, vendor) in options.vendors.enumerated() {
+      if index > 0 { writer.byte(ASCII.comma) }
+      writer.string(decoded: Array(vendor.name.utf8))
+    }
+    writer.raw("],")
+    key("locale")
+    writer.string(decoded: Array(options.locale.rawValue.utf8))
+    writer.byte(ASCII.comma)
+    key("display")
+    writer.string(decoded: Array(options.display.rawValue.utf8))
+    writer.byte(ASCII.comma)
+    key("default_title")
+    if let title = options.defaultTitle { writer.string(decoded: Array(title.utf8)) } else { writer.raw("null") }
+    writer.byte(ASCII.comma)
+    key("directory")
+    writer.byte(ASCII.openBracket)
+    for (index, path) in configuration.directories.enumerated() {
+      if index > 0 { writer.byte(ASCII.comma) }
+      writer.string(decoded: Array(path.utf8))
+    }
+    writer.raw("],")
+    key("unicode")
+    writer.string(decoded: Array(options.unicode.rawValue.utf8))
+    writer.byte(ASCII.comma)
+    key("max_line_bytes")
+    writer.integer(options.maxLineBytes)
+    writer.byte(ASCII.comma)
+    key("compress")
+    writer.string(decoded: Array(configuration.compression.rawValue.utf8))
+    writer.byte(ASCII.comma)
+    key("level")
+    if let level = configuration.level { writer.integer(level) } else { writer.raw("null") }
+    writer.byte(ASCII.comma)
+    key("batch_records")
+    writer.integer(configuration.batchRecords)
+    writer.byte(ASCII.closeBrace)
+    return writer.bytes
+  }
+}

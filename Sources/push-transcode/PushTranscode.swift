@@ -1,0 +1,37 @@
+import ArgumentParser
+import PushTranscoder
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `push-transcode`: argument parsing and wiring only; the work is `PushTranscoder.Runner`.
+@main
+struct PushTranscode: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "push-transcode",
+    abstract: "Turn chat message logs (NDJSON) into vendor-ready offline-push payloads.",
+    version: BuildInfo.versionLine,
+    subcommands: [Transcode.self, Validate.self],
+    defaultSubcommand: Transcode.self)
+
+  /// Runs the command; usage errors print one line and exit 64 (SPEC 6.7).
+  static func main() {
+    do {
+      var command = try parseAsRoot()
+      try command.run()
+    } catch {
+      let code = exitCode(for: error)
+      if code == .success {
+        // --help, --version.
+        print(fullMessage(for: error))
+        Glibc.exit(0)
+      }
+      if let exitCode = error as? ExitCode { Glibc.exit(exitCode.rawValue) }
+      let message = PushTranscode.message(for: error)
+        .split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? "bad usage"
+      FileDescriptorWriter.writeAll(2, Array("push-transcode: \(message)\n".utf8))
+      Glibc.exit(code == .validationFailure ? 64 : code.rawValue == 1 ? 64 : code.rawValue)
+    }
+  }
+}

@@ -1,0 +1,165 @@
+import ArgumentParser
+import PushTranscoder
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension OutputFraming: ExpressibleByArgument {}
+extension PushTranscoder.Locale: ExpressibleByArgument {}
+extension DisplayMode: ExpressibleByArgument {}
+extension UnicodeMode: ExpressibleByArgument {}
+extension OutputCompression: ExpressibleByArgument {}
+extension ProgressMode: ExpressibleByArgument {}
+
+/// The options shared by `transcode` and `validate` (input side).
+struct InputOptions: ParsableArguments {
+  @Argument(help: "Input files (NDJSON, gzip or LZ4 detected by content); none or '-' is stdin.")
+  var inputs: [String] = []
+
+  @Option(help: "Reject lines longer than this many bytes (line-too-long).")
+  var maxLineBytes: Int = 16 * 1024 * 1024
+
+  @Option(help: "Invalid UTF-8 and lone surrogates: strict (reject) or replace (U+FFFD).")
+  var unicode: UnicodeMode = .strict
+
+  @Option(help: "Worker threads (default: the number of cores).")
+  var threads: Int?
+
+  @Option(help: "Bytes per chunk read and processed at once (at least 65536).")
+  var chunkBytes: Int = 4 * 1024 * 1024
+
+  @Option(help: "Progress line on stderr: auto (when a terminal), always, never.")
+  var progress: ProgressMode = .auto
+
+  func validate() throws {
+    guard maxLineBytes >= 1 else { throw ValidationError("--max-line-bytes must be at least 1") }
+    guard chunkBytes >= 65536 else { throw ValidationError("--chunk-bytes must be at least 65536") }
+    if let threads, threads < 1 || threads > 1024 {
+      throw ValidationError("--threads must be between 1 and 1024")
+    }
+  }
+
+  func apply(to configuration: inout RunConfiguration) {
+    configuration.inputs = inputs.isEmpty ? ["-"] : inputs
+    configuration.options.maxLineBytes = maxLineBytes
+    configuration.options.unicode = unicode
+    configuration.threads = threads ?? RunConfiguration.defaultThreads
+    configuration.chunkBytes = chunkBytes
+    configuration.progress = progress
+  }
+}
+
+/// The main job: transcode messages into per-vendor push records.
+struct Transcode: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Transcode chat messages into per-vendor push records (the default command).")
+
+  @OptionGroup var input: InputOptions
+
+  @Option(name: .short, help: "Output: '-' for stdout (pipeline mode) or a directory of batches.")
+  var output: String = "-"
+
+  @Option(help: "Comma-separated vendor ids, or 'all' (\(VendorID.allCases.map(\.name).joined(separator: ","))).")
+  var vendors: String = "all"
+
+  @Option(help: "Placeholder and default-title language: en or zh.")
+  var locale: PushTranscoder.Locale = .en
+
+  @Option(help: "Easemob display: summary (nick:text) or banner.")
+  var display: DisplayMode = .summary
+
+  @Option(help: "Title for vendors that require one when nothing else gives it.")
+  var defaultTitle: String?
+
+  @Option(help: "Directory NDJSON (nicknames, group names); repeatable.")
+  var directory: [String] = []
+
+  @Option(help: "Exit 3 when more lines than this are rejected.")
+  var maxRejects: Int?
+
+  @Option(help: "Write reject records to this file instead of the stream.")
+  var rejects: String?
+
+  @Option(help: "Write the run's stats JSON to this file.")
+  var stats: String?
+
+  @Option(help: "Stream framing for -o -: ndjson or tsv (vendor, line, record).")
+  var framing: OutputFraming = .ndjson
+
+  @Option(help: "Compression: none, gzip or lz4.")
+  var compress: OutputCompression = .none
+
+  @Option(help: "Compression level (gzip 1-9, default 6; lz4 1-12, default 1).")
+  var level: Int?
+
+  @Option(help: "Records per batch file in directory mode.")
+  var batchRecords: Int = 1000
+
+  @Flag(help: "Replace the batches of an existing output directory.")
+  var force = false
+
+  func validate() throws {
+    _ = try parsedVendors()
+    if let level {
+      switch compress {
+      case .gzip where !(1...9).contains(level):
+        throw ValidationError("--level for gzip must be 1-9")
+      case .lz4 where !(1...12).contains(level):
+        throw ValidationError("--level for lz4 must be 1-12")
+      case .none:
+        throw ValidationError("--level needs --compress gzip or lz4")
+      default: break
+      }
+    }
+    guard batchRecords >= 1 else { throw ValidationError("--batch-records must be at least 1") }
+    if let maxRejects, maxRejects < 0 { throw ValidationError("--max-rejects must be at least 0") }
+  }
+
+  func parsedVendors() throws -> [VendorID] {
+    if vendors == "all" { return VendorID.allCases }
+    var selected = Set<VendorID>()
+    for name in vendors.split(separator: ",", omittingEmptySubsequences: false) {
+      guard let id = VendorID(name: String(name)) else {
+        throw ValidationError("unknown vendor id '\(name)' (known: all, \(VendorID.allCases.map(\.name).joined(separator: ", ")))")
+      }
+      selected.insert(id)
+    }
+    return selected.sorted()
+  }
+
+  func run() throws {
+    var configuration = RunConfiguration()
+    input.apply(to: &configuration)
+    configuration.output = output
+    configuration.options.vendors = try parsedVendors()
+    configuration.options.locale = locale
+    configuration.options.display = display
+    configuration.options.defaultTitle = defaultTitle
+    configuration.options.framing = framing
+    configuration.directories = directory
+    configuration.maxRejects = maxRejects
+    configuration.rejectsPath = rejects
+    configuration.statsPath = stats
+    configuration.compression = compress
+    configuration.level = level
+    configuration.batchRecords = batchRecords
+    configuration.force = force
+    throw ExitCode(Runner.run(configuration))
+  }
+}
+
+/// `validate`: framing, UTF-8 and JSON syntax only (SPEC 6.6).
+struct Validate: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Check framing, UTF-8 and JSON syntax of every line; reject records on stdout.")
+
+  @OptionGroup var input: InputOptions
+
+  func run() throws {
+    var configuration = RunConfiguration()
+    input.apply(to: &configuration)
+    configuration.options.validateOnly = true
+    throw ExitCode(Runner.run(configuration))
+  }
+}

@@ -1,1 +1,0 @@
-print("push-transcode: under construction")
