@@ -41,6 +41,10 @@ public final class ChunkReader: @unchecked Sendable {
   /// Bytes read so far and the total input size when known.
   public let progress: InputProgress
 
+  /// `maxLineBytes + 2`: this many bytes without `\n` prove a line too long even if `\r\n`
+  /// follows (saturating, so `Int.max` means no limit).
+  private let tooLongThreshold: Int
+
   /// The smallest accepted chunk size (SPEC 6.7).
   public static let minimumChunkBytes = 64 << 10
   public static let defaultChunkBytes = 4 << 20
@@ -94,6 +98,7 @@ public final class ChunkReader: @unchecked Sendable {
     self.inputs = inputs.isEmpty ? [.standardInput] : inputs
     self.chunkBytes = PageAlignedMemory.roundUp(max(chunkBytes, Self.minimumChunkBytes))
     self.maxLineBytes = maxLineBytes
+    self.tooLongThreshold = maxLineBytes > Int.max - 2 ? Int.max : maxLineBytes + 2
     var total: UInt64? = 0
     for input in self.inputs {
       guard case .path(let path) = input, let size = FileInput.regularFileSize(path) else {
@@ -273,7 +278,7 @@ public final class ChunkReader: @unchecked Sendable {
       staging = makeStaging(carry: base + last + 1, count: carried, readArea: chunkBytes)
       return .chunk(makeChunk(buffer, count: last + 1))
     }
-    if count >= maxLineBytes + 2 {
+    if count >= tooLongThreshold {
       // No `\n` in the first maxLineBytes + 2 bytes: longer than the limit even if the next
       // bytes are "\r\n". Keep the prefix, reuse the buffer as scratch for the rest.
       let bytes = base.assumingMemoryBound(to: UInt8.self)
@@ -286,7 +291,7 @@ public final class ChunkReader: @unchecked Sendable {
       return try discardOverlong()
     }
     // One partial line fills the buffer: grow (double, but no further than the limit needs).
-    let wanted = min(count, maxLineBytes + 2 - count)
+    let wanted = min(count, tooLongThreshold - count)
     let readArea = max(chunkBytes, PageAlignedMemory.roundUp(wanted))
     staging = makeStaging(carry: base, count: count, readArea: readArea)
     free(buffer.memory)

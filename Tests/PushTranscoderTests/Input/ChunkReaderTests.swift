@@ -160,6 +160,35 @@ import Testing
         == .tooLong(source: path, number: 4, prefix: Array(exact.utf8), length: limit + 1))
   }
 
+  @Test(arguments: [65_533, 65_534, 65_535, 65_536, 65_537, 131_071])
+  func limitBoundaryAtTheEndOfTheReadArea(limit: Int) {
+    // Lines of limit-1 ... limit+2 bytes with LF and CRLF endings, the first one starting at
+    // offset 0, so the `\r` of a line of exactly the limit lands on the buffer's last byte.
+    let dir = TemporaryDirectory()
+    var expected: [SeenLine] = []
+    var bytes: [UInt8] = []
+    var number = 1
+    let path = dir.path("boundary")
+    for ending in ["\r\n", "\n"] {
+      for length in [limit, limit + 1, limit - 1, limit + 2] {
+        let line = [UInt8](repeating: UInt8(ascii: "a") + UInt8(number % 20), count: length)
+        bytes += line + Array(ending.utf8)
+        expected.append(
+          length > limit
+            ? .tooLong(
+              source: path, number: number, prefix: Array(line.prefix(limit)), length: length)
+            : .line(source: path, number: number, bytes: line))
+        number += 1
+      }
+    }
+    dir.write("boundary", bytes)
+    for chunkBytes in [64 << 10, 128 << 10] {
+      let seen = collect(ChunkReader(paths: [path], chunkBytes: chunkBytes, maxLineBytes: limit))
+      #expect(seen.error == nil)
+      #expect(seen.lines == expected, "limit \(limit), chunk \(chunkBytes)")
+    }
+  }
+
   @Test func hugeLineIsNotBufferedWhole() throws {
     let dir = TemporaryDirectory()
     let path = dir.path("huge")
