@@ -1,0 +1,368 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Reads the inputs in order as one stream and yields chunks of whole lines (SPEC 2.1, 7).
+///
+/// Pull-based: call `next()` from one thread (the reader stage) until it returns nil; hand each
+/// event on. Decoded bytes go into a page-aligned staging buffer:
+/// ```
+///  0            start          headroom (page-aligned)                      capacity
+///  │ unused     │ carry (partial line of the previous chunk) │ read area ─────────────│
+///                                                    reads start here ▲
+/// ```
+/// When the read area is full (or the source ends) the bytes up to the last `\n` become a
+/// `LineChunk`, which takes the staging memory; the bytes after it are copied into a fresh
+/// staging buffer whose headroom is rounded up to pages, so every `read(2)` still lands on a
+/// page boundary. A partial line that fills the whole buffer grows it (at most to about
+/// `maxLineBytes + chunkBytes`); once it holds `maxLineBytes + 2` bytes without a `\n` the line
+/// is certainly too long, and the reader keeps its first `maxLineBytes` bytes, reads and drops
+/// the rest up to the next `\n`, and yields an `OverlongLine`. Memory stays below roughly
+/// `2 × (chunkBytes + maxLineBytes)` for the reader, plus the chunks still owned downstream.
+///
+/// Faults: a source that cannot be opened or read, or a truncated or corrupt compressed stream,
+/// is fatal. The complete lines decoded before the fault are yielded first (a final chunk);
+/// the partial line after them is dropped; then `next()` throws the `InputError`, and keeps
+/// throwing it.
+public final class ChunkReader: @unchecked Sendable {
+  // Safe because a reader has one owner at a time: it is built on one thread and moved whole to
+  // the reader thread, which alone calls `next()`. `progress` is the only state shared with
+  // other threads, and it is atomic.
+
+  /// The inputs, in order.
+  public let inputs: [InputSource]
+  /// The read area of a staging buffer: `--chunk-bytes` rounded up to whole pages, at least
+  /// 64 KiB.
+  public let chunkBytes: Int
+  /// `--max-line-bytes`, measured on the bytes before the terminator.
+  public let maxLineBytes: Int
+  /// Bytes read so far and the total input size when known.
+  public let progress: InputProgress
+
+  /// `maxLineBytes + 2`: this many bytes without `\n` prove a line too long even if `\r\n`
+  /// follows (saturating, so `Int.max` means no limit).
+  private let tooLongThreshold: Int
+
+  /// The smallest accepted chunk size (SPEC 6.7).
+  public static let minimumChunkBytes = 64 << 10
+  public static let defaultChunkBytes = 4 << 20
+  public static let defaultMaxLineBytes = 16 << 20
+
+  private struct Staging {
+    var memory: UnsafeMutableRawPointer
+    var capacity: Int
+    var start: Int
+    var end: Int
+  }
+
+  private struct OpenSource {
+    let index: Int
+    let name: String
+    let format: InputFormat
+    let file: FileInput
+    let decoder: any ByteDecoder
+  }
+
+  private struct OverlongState {
+    var prefix: [UInt8]
+    var length: Int
+    var lastWasCarriageReturn: Bool
+  }
+
+  private var nextInput = 0
+  private var current: OpenSource?
+  private var staging: Staging?
+  private var overlong: OverlongState?
+  private var sequence = 0
+  /// The line number of the first line in staging.
+  private var lineNumber = 1
+  /// The decoded source offset of `staging.start`.
+  private var stagingOffset: UInt64 = 0
+  private var decodedBytes: UInt64 = 0
+  private var sourceEnded = false
+  private var sourceFailure: DecodeFailure?
+  private var atSourceStart = false
+  private var fatal: InputError?
+  /// The largest staging buffer so far (tests check that memory stays bounded).
+  private(set) var peakStagingBytes = 0
+
+  /// Reads `inputs` in order; no inputs means stdin. `chunkBytes` is raised to 64 KiB and
+  /// rounded up to whole pages.
+  public init(
+    inputs: [InputSource], chunkBytes: Int = ChunkReader.defaultChunkBytes,
+    maxLineBytes: Int = ChunkReader.defaultMaxLineBytes
+  ) {
+    precondition(maxLineBytes >= 0, "maxLineBytes must not be negative")
+    self.inputs = inputs.isEmpty ? [.standardInput] : inputs
+    self.chunkBytes = PageAlignedMemory.roundUp(max(chunkBytes, Self.minimumChunkBytes))
+    self.maxLineBytes = maxLineBytes
+    self.tooLongThreshold = maxLineBytes > Int.max - 2 ? Int.max : maxLineBytes + 2
+    var total: UInt64? = 0
+    for input in self.inputs {
+      guard case .path(let path) = input, let size = FileInput.regularFileSize(path) else {
+        total = nil
+        break
+      }
+      total! += size
+    }
+    self.progress = InputProgress(totalBytes: total)
+  }
+
+  /// Reads command-line arguments: paths, `-` for stdin, none for stdin.
+  public convenience init(
+    paths: [String], chunkBytes: Int = ChunkReader.defaultChunkBytes,
+    maxLineBytes: Int = ChunkReader.defaultMaxLineBytes
+  ) {
+    self.init(
+      inputs: paths.map(InputSource.init(argument:)), chunkBytes: chunkBytes,
+      maxLineBytes: maxLineBytes)
+  }
+
+  deinit {
+    if let staging { free(staging.memory) }
+  }
+
+  /// The next chunk or over-long line in input order; nil when every input is read. Throws the
+  /// fatal `InputError` after yielding everything decoded before it.
+  public func next() throws(InputError) -> InputEvent? {
+    while true {
+      if let fatal { throw fatal }
+      if current == nil {
+        guard nextInput < inputs.count else { return nil }
+        try openNextInput()
+      }
+      if let event = try advance() { return event }
+    }
+  }
+
+  // MARK: - Sources
+
+  private func openNextInput() throws(InputError) {
+    let index = nextInput
+    nextInput += 1
+    let input = inputs[index]
+    do {
+      let file: FileInput
+      switch input {
+      case .standardInput: file = FileInput(descriptor: 0)
+      case .path(let path): file = try FileInput(path: path)
+      case .descriptor(let fd, _): file = FileInput(descriptor: fd)
+      }
+      let progress = self.progress
+      file.onRead = { progress.add($0) }
+      let format = InputFormat.detect(try file.peek(4))
+      let decoder: any ByteDecoder =
+        switch format {
+        case .plain: PlainDecoder(file: file)
+        case .gzip: GzipDecoder(file: file)
+        case .lz4: LZ4Decoder(file: file)
+        }
+      current = OpenSource(
+        index: index, name: input.name, format: format, file: file, decoder: decoder)
+    } catch {
+      throw fail(
+        InputError(
+          reason: error.reason, source: input.name, sourceIndex: index, format: .plain,
+          compressedBytes: 0, uncompressedBytes: 0, completeLines: 0, detail: error.detail))
+    }
+    lineNumber = 1
+    stagingOffset = 0
+    decodedBytes = 0
+    sourceEnded = false
+    sourceFailure = nil
+    atSourceStart = true
+    staging = makeStaging(carry: nil, count: 0, readArea: chunkBytes)
+  }
+
+  private func closeSource() {
+    current = nil
+    staging = nil
+    overlong = nil
+  }
+
+  /// Records `error` as the run's fatal error and returns it.
+  private func fail(_ error: InputError) -> InputError {
+    fatal = error
+    if let staging { free(staging.memory) }
+    closeSource()
+    return error
+  }
+
+  private func inputError(_ failure: DecodeFailure) -> InputError {
+    let source = current!
+    return InputError(
+      reason: failure.reason, source: source.name, sourceIndex: source.index,
+      format: source.format, compressedBytes: source.decoder.compressedBytesConsumed,
+      uncompressedBytes: decodedBytes, completeLines: lineNumber - 1, detail: failure.detail)
+  }
+
+  // MARK: - Chunking
+
+  private func makeStaging(carry: UnsafeRawPointer?, count: Int, readArea: Int) -> Staging {
+    let headroom = PageAlignedMemory.roundUp(count)
+    let capacity = headroom + readArea
+    let memory = PageAlignedMemory.allocate(capacity)
+    if let carry, count > 0 {
+      (memory + headroom - count).copyMemory(from: carry, byteCount: count)
+    }
+    peakStagingBytes = max(peakStagingBytes, capacity)
+    return Staging(memory: memory, capacity: capacity, start: headroom - count, end: headroom)
+  }
+
+  /// Reads into the staging buffer until it is full, the source ends, or the decoder fails.
+  private func fill() {
+    guard var buffer = staging, let source = current else { return }
+    defer { staging = buffer }
+    while buffer.end < buffer.capacity && !sourceEnded && sourceFailure == nil {
+      do {
+        let n = try source.decoder.read(
+          into: buffer.memory + buffer.end, capacity: buffer.capacity - buffer.end)
+        if n == 0 {
+          sourceEnded = true
+        } else {
+          buffer.end += n
+          decodedBytes += UInt64(n)
+        }
+      } catch {
+        sourceFailure = error
+      }
+    }
+  }
+
+  /// One step: yields a chunk or an over-long line, or nil to be called again.
+  private func advance() throws(InputError) -> InputEvent? {
+    if overlong != nil { return try discardOverlong() }
+    fill()
+    guard var buffer = staging else { return nil }
+    if atSourceStart {
+      atSourceStart = false
+      let bytes = buffer.memory + buffer.start
+      if buffer.end - buffer.start >= 3 && bytes.load(as: UInt8.self) == 0xEF
+        && bytes.load(fromByteOffset: 1, as: UInt8.self) == 0xBB
+        && bytes.load(fromByteOffset: 2, as: UInt8.self) == 0xBF
+      {
+        buffer.start += 3
+        stagingOffset += 3
+        staging = buffer
+      }
+    }
+    let base = buffer.memory + buffer.start
+    let count = buffer.end - buffer.start
+
+    if let failure = sourceFailure {
+      // Deliver the complete lines decoded before the fault, drop the partial one, then fail.
+      if let last = NewlineScan.lastIndex(base, count) {
+        staging = nil
+        let chunk = makeChunk(buffer, count: last + 1)
+        _ = fail(inputError(failure))
+        return .chunk(chunk)
+      }
+      throw fail(inputError(failure))
+    }
+    if sourceEnded {
+      staging = nil
+      if count == 0 {
+        free(buffer.memory)
+        closeSource()
+        return nil
+      }
+      let chunk = makeChunk(buffer, count: count)
+      closeSource()
+      return .chunk(chunk)
+    }
+    // The buffer is full.
+    if let last = NewlineScan.lastIndex(base, count) {
+      let carried = count - last - 1
+      staging = makeStaging(carry: base + last + 1, count: carried, readArea: chunkBytes)
+      return .chunk(makeChunk(buffer, count: last + 1))
+    }
+    if count >= tooLongThreshold {
+      // No `\n` in the first maxLineBytes + 2 bytes: longer than the limit even if the next
+      // bytes are "\r\n". Keep the prefix, reuse the buffer as scratch for the rest.
+      let bytes = base.assumingMemoryBound(to: UInt8.self)
+      overlong = OverlongState(
+        prefix: Array(UnsafeBufferPointer(start: bytes, count: maxLineBytes)), length: count,
+        lastWasCarriageReturn: bytes[count - 1] == ASCII.carriageReturn)
+      buffer.start = 0
+      buffer.end = 0
+      staging = buffer
+      return try discardOverlong()
+    }
+    // One partial line fills the buffer: grow (double, but no further than the limit needs).
+    let wanted = min(count, tooLongThreshold - count)
+    let readArea = max(chunkBytes, PageAlignedMemory.roundUp(wanted))
+    staging = makeStaging(carry: base, count: count, readArea: readArea)
+    free(buffer.memory)
+    return nil
+  }
+
+  /// Turns `buffer[start ..< start + count]` into a chunk that owns the buffer's memory.
+  private func makeChunk(_ buffer: Staging, count: Int) -> LineChunk {
+    let base = buffer.memory + buffer.start
+    var lines = NewlineScan.count(base, count)
+    if base.load(fromByteOffset: count - 1, as: UInt8.self) != ASCII.newline { lines += 1 }
+    let source = current!
+    let chunk = LineChunk(
+      allocation: buffer.memory, start: buffer.start, byteCount: count, sequence: sequence,
+      sourceIndex: source.index, source: source.name, firstLine: lineNumber,
+      sourceOffset: stagingOffset, lineCount: lines, maxLineBytes: maxLineBytes)
+    sequence += 1
+    lineNumber += lines
+    stagingOffset += UInt64(count)
+    return chunk
+  }
+
+  /// Reads and drops the rest of an over-long line, then yields it.
+  private func discardOverlong() throws(InputError) -> InputEvent? {
+    guard var state = overlong, let buffer = staging, let source = current else { return nil }
+    let scratch = buffer.memory.assumingMemoryBound(to: UInt8.self)
+    while true {
+      let n: Int
+      do {
+        n = try source.decoder.read(into: buffer.memory, capacity: buffer.capacity)
+      } catch {
+        // The over-long line is the partial last line: it is not processed (SPEC 9 [2.1]).
+        throw fail(inputError(error))
+      }
+      decodedBytes += UInt64(n)
+      if n == 0 {
+        // A final line without `\n`: everything read is the line.
+        let event = makeOverlong(state, consumed: UInt64(state.length))
+        free(buffer.memory)
+        closeSource()
+        return event
+      }
+      if let found = memchr(scratch, Int32(ASCII.newline), n) {
+        // Safe because memchr returns a pointer inside scratch[0..<n].
+        let index = UnsafeRawPointer(found) - UnsafeRawPointer(scratch)
+        let carriageReturn =
+          index > 0 ? scratch[index - 1] == ASCII.carriageReturn : state.lastWasCarriageReturn
+        let consumed = UInt64(state.length + index + 1)
+        state.length += index - (carriageReturn ? 1 : 0)
+        let event = makeOverlong(state, consumed: consumed)
+        overlong = nil
+        staging = makeStaging(
+          carry: scratch + index + 1, count: n - index - 1, readArea: chunkBytes)
+        free(buffer.memory)
+        return event
+      }
+      state.length += n
+      state.lastWasCarriageReturn = scratch[n - 1] == ASCII.carriageReturn
+      overlong = state
+    }
+  }
+
+  private func makeOverlong(_ state: OverlongState, consumed: UInt64) -> InputEvent {
+    let source = current!
+    let line = OverlongLine(
+      sequence: sequence, sourceIndex: source.index, source: source.name, lineNumber: lineNumber,
+      sourceOffset: stagingOffset, prefix: state.prefix, length: state.length,
+      maxLineBytes: maxLineBytes)
+    sequence += 1
+    lineNumber += 1
+    stagingOffset += consumed
+    return .overlongLine(line)
+  }
+}

@@ -1,0 +1,99 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One input file descriptor, read with `read(2)`, with the bytes peeked for format detection
+/// kept aside and served first.
+///
+/// Invariant: `pushback[pushbackStart..<pushbackEnd]` holds bytes already read from `fd` but
+/// not yet handed out; `bytesRead` counts every byte read from `fd` (handed out or not). The
+/// peek reads one page-aligned block of 64 KiB so that later reads of a regular file start at a
+/// page-aligned file offset too.
+final class FileInput {
+  let fd: Int32
+  private let ownsDescriptor: Bool
+  private let pushback: UnsafeMutableRawPointer
+  private var pushbackStart = 0
+  private var pushbackEnd = 0
+  private(set) var bytesRead: UInt64 = 0
+  /// Called with the byte count after every successful `read(2)` (progress reporting).
+  var onRead: ((Int) -> Void)?
+
+  static let peekBytes = 64 << 10
+
+  /// Opens `path` read-only; throws a `cannotOpen` failure with the `errno` text.
+  init(path: String) throws(DecodeFailure) {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+      throw DecodeFailure(reason: .cannotOpen, detail: String(cString: strerror(errno)))
+    }
+    #if canImport(Glibc)
+      _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
+    #endif
+    self.fd = fd
+    self.ownsDescriptor = true
+    self.pushback = PageAlignedMemory.allocate(Self.peekBytes)
+  }
+
+  /// Wraps an open descriptor (stdin, or a pipe in tests); it is not closed at the end.
+  init(descriptor: Int32) {
+    self.fd = descriptor
+    self.ownsDescriptor = false
+    self.pushback = PageAlignedMemory.allocate(Self.peekBytes)
+  }
+
+  deinit {
+    free(pushback)
+    if ownsDescriptor { _ = close(fd) }
+  }
+
+  /// Reads until at least `count` bytes are buffered or the input ends, and returns the first
+  /// bytes (possibly fewer than `count` for a short file). Call once, before any `read`.
+  func peek(_ count: Int) throws(DecodeFailure) -> UnsafeRawBufferPointer {
+    while pushbackEnd < count {
+      let n = try readDescriptor(pushback + pushbackEnd, Self.peekBytes - pushbackEnd)
+      if n == 0 { break }
+      pushbackEnd += n
+    }
+    return UnsafeRawBufferPointer(start: pushback, count: min(count, pushbackEnd))
+  }
+
+  /// Reads up to `capacity` bytes into `buffer`; 0 means end of input.
+  func read(into buffer: UnsafeMutableRawPointer, capacity: Int) throws(DecodeFailure) -> Int {
+    if pushbackStart < pushbackEnd {
+      let n = min(capacity, pushbackEnd - pushbackStart)
+      buffer.copyMemory(from: pushback + pushbackStart, byteCount: n)
+      pushbackStart += n
+      return n
+    }
+    return try readDescriptor(buffer, capacity)
+  }
+
+  private func readDescriptor(_ buffer: UnsafeMutableRawPointer, _ capacity: Int)
+    throws(DecodeFailure) -> Int
+  {
+    while true {
+      #if canImport(Glibc)
+        let n = Glibc.read(fd, buffer, capacity)
+      #else
+        let n = Darwin.read(fd, buffer, capacity)
+      #endif
+      if n >= 0 {
+        bytesRead += UInt64(n)
+        if n > 0, let onRead { onRead(n) }
+        return n
+      }
+      if errno == EINTR { continue }
+      throw DecodeFailure(reason: .readFailed, detail: String(cString: strerror(errno)))
+    }
+  }
+
+  /// The size of a regular file at `path`, nil for anything else (pipes, devices, missing).
+  static func regularFileSize(_ path: String) -> UInt64? {
+    var info = stat()
+    guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    return UInt64(info.st_size)
+  }
+}

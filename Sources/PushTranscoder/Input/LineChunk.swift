@@ -1,0 +1,197 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A run of whole lines of one source, in memory the chunk owns.
+///
+/// ```
+///  allocation            bytes (byteCount)
+///  │                     │
+///  ▼                     ▼
+///  [ headroom / carry ...│line firstLine\n line firstLine+1\r\n ... last line\n]
+///                        ▲
+///                        decoded source offset `sourceOffset`
+/// ```
+/// Invariant: `bytes` holds `lineCount` whole lines: every line ends with `\n`, except that the
+/// last line of a source may end without one. A chunk never spans two sources, and it is never
+/// empty. The bytes are immutable after the reader builds the chunk.
+///
+/// Memory: the allocation is page-aligned (`posix_memalign`) and freed when the last reference
+/// goes. Offsets cross thread boundaries, pointers do not: hand the chunk whole to a worker, and
+/// use `Line.offset` (the line's byte offset within the chunk) in anything that outlives a
+/// borrow.
+public final class LineChunk: @unchecked Sendable {
+  // Safe because every stored property is immutable after init, the bytes behind `base` are
+  // written only before init and never after, and the allocation is freed only in deinit, when
+  // no owner is left. The pipeline passes a chunk to one stage at a time.
+
+  /// The event number within the run: 0, 1, 2, ... shared with `OverlongLine.sequence`, without
+  /// gaps, so an ordered writer can put every event back in input order.
+  public let sequence: Int
+  /// The index of the source in the reader's input list.
+  public let sourceIndex: Int
+  /// The source as the user gave it: the path, `-` for stdin.
+  public let source: String
+  /// The 1-based number, within its source, of the chunk's first line.
+  public let firstLine: Int
+  /// The byte offset in the decoded (decompressed) source where the chunk starts. A skipped
+  /// byte-order mark counts: the first chunk of a file with a BOM starts at offset 3.
+  public let sourceOffset: UInt64
+  /// The number of lines in the chunk (`\n` count, plus one for a final line without `\n`).
+  public let lineCount: Int
+  /// `--max-line-bytes`: a line whose bytes before the terminator exceed this is `line-too-long`.
+  /// Lines that fit in a chunk are flagged by the consumer (`overlongLine(_:)`); longer ones
+  /// arrive as `InputEvent.overlongLine`. Both give the same reject.
+  public let maxLineBytes: Int
+  /// The number of bytes in the chunk, terminators included.
+  public let byteCount: Int
+
+  private let allocation: UnsafeMutableRawPointer
+  private let base: UnsafePointer<UInt8>
+
+  init(
+    allocation: UnsafeMutableRawPointer, start: Int, byteCount: Int, sequence: Int,
+    sourceIndex: Int, source: String, firstLine: Int, sourceOffset: UInt64, lineCount: Int,
+    maxLineBytes: Int
+  ) {
+    self.allocation = allocation
+    self.base = UnsafePointer((allocation + start).assumingMemoryBound(to: UInt8.self))
+    self.byteCount = byteCount
+    self.sequence = sequence
+    self.sourceIndex = sourceIndex
+    self.source = source
+    self.firstLine = firstLine
+    self.sourceOffset = sourceOffset
+    self.lineCount = lineCount
+    self.maxLineBytes = maxLineBytes
+  }
+
+  deinit { free(allocation) }
+
+  /// The number of the line after the chunk's last line.
+  public var endLine: Int { firstLine + lineCount }
+
+  /// Borrows the chunk's bytes (terminators included) for the duration of `body`.
+  @inlinable
+  public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    try body(rawBytes)
+  }
+
+  @usableFromInline
+  var rawBytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: byteCount) }
+
+  /// Calls `body(line, lineNumber)` for every line in order. `line` excludes its terminator
+  /// (`\n`, or `\r\n`: exactly one `\r` before `\n` belongs to the ending; any other `\r` stays).
+  /// Blank and whitespace-only lines are yielded like any other line. `line` is valid only
+  /// inside `body`.
+  public func forEachLine(
+    _ body: (_ line: UnsafeBufferPointer<UInt8>, _ lineNumber: Int) throws -> Void
+  ) rethrows {
+    var iterator = makeLineIterator()
+    while let line = iterator.next() {
+      try body(line.bytes, line.number)
+    }
+  }
+
+  /// An iterator over the chunk's lines; it keeps the chunk alive while it exists.
+  public func makeLineIterator() -> LineIterator { LineIterator(chunk: self) }
+
+  /// One line of a chunk: its bytes without the terminator, its 1-based number in its source and
+  /// its byte offset within the chunk.
+  public struct Line {
+    /// The line's bytes, terminator excluded; valid while the chunk is alive.
+    public let bytes: UnsafeBufferPointer<UInt8>
+    /// The 1-based line number within the source.
+    public let number: Int
+    /// The offset of the line's first byte within the chunk.
+    public let offset: Int
+  }
+
+  /// Walks the lines of a chunk with `memchr`.
+  public struct LineIterator: IteratorProtocol {
+    private let chunk: LineChunk
+    private var position = 0
+    private var number: Int
+
+    init(chunk: LineChunk) {
+      self.chunk = chunk
+      self.number = chunk.firstLine
+    }
+
+    public mutating func next() -> Line? {
+      let count = chunk.byteCount
+      guard position < count else { return nil }
+      let start = chunk.base + position
+      let remaining = count - position
+      let lineStart = position
+      var lineEnd: Int
+      if let found = memchr(start, Int32(ASCII.newline), remaining) {
+        // Safe because memchr returns a pointer inside [start, start + remaining).
+        let index = UnsafeRawPointer(found) - UnsafeRawPointer(start)
+        lineEnd = index
+        position += index + 1
+        if index > 0 && start[index - 1] == ASCII.carriageReturn { lineEnd -= 1 }
+      } else {
+        lineEnd = remaining
+        position = count
+      }
+      let line = Line(
+        bytes: UnsafeBufferPointer(start: start, count: lineEnd), number: number,
+        offset: lineStart)
+      number += 1
+      return line
+    }
+  }
+
+  /// The `line-too-long` description of `line` when it exceeds `maxLineBytes`, else nil: the
+  /// same value the reader yields for a line too long to buffer, so both paths write the same
+  /// reject.
+  public func overlongLine(_ line: Line) -> OverlongLine? {
+    guard line.bytes.count > maxLineBytes else { return nil }
+    return OverlongLine(
+      sequence: sequence, sourceIndex: sourceIndex, source: source, lineNumber: line.number,
+      sourceOffset: sourceOffset + UInt64(line.offset),
+      prefix: Array(UnsafeBufferPointer(rebasing: line.bytes[0..<maxLineBytes])),
+      length: line.bytes.count, maxLineBytes: maxLineBytes)
+  }
+}
+
+/// A line longer than `--max-line-bytes`: only its first `maxLineBytes` bytes were kept, the
+/// rest was read and discarded up to the next `\n` (SPEC 2.1). The consumer writes one
+/// `line-too-long` reject whose `raw` is `prefix`.
+public struct OverlongLine: Sendable {
+  /// The event number (shared with chunks) when the reader yielded it; the chunk's sequence
+  /// when built by `LineChunk.overlongLine(_:)`.
+  public let sequence: Int
+  public let sourceIndex: Int
+  /// The path as given, `-` for stdin.
+  public let source: String
+  /// The 1-based line number within the source.
+  public let lineNumber: Int
+  /// The byte offset of the line's first byte in the decoded source.
+  public let sourceOffset: UInt64
+  /// The first `maxLineBytes` bytes of the line.
+  public let prefix: [UInt8]
+  /// The full length of the line in bytes, terminator excluded.
+  public let length: Int
+  /// The limit in force.
+  public let maxLineBytes: Int
+}
+
+/// What `ChunkReader.next()` yields, in input order.
+public enum InputEvent: Sendable {
+  /// Whole lines of one source.
+  case chunk(LineChunk)
+  /// One line too long to buffer; it sits between the previous and the next chunk.
+  case overlongLine(OverlongLine)
+
+  /// The event number: 0, 1, 2, ... across the run.
+  public var sequence: Int {
+    switch self {
+    case .chunk(let chunk): chunk.sequence
+    case .overlongLine(let line): line.sequence
+    }
+  }
+}

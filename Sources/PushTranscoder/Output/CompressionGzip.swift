@@ -1,0 +1,97 @@
+import CZlib
+
+/// Streaming gzip compression (deflate with a gzip header, `windowBits 31`) for batch files and
+/// compressed stdout (SPEC 6.2, 6.3). The output is a standard single-member gzip file:
+/// `gzip -t` passes.
+///
+/// Use: `append` any number of times, then `finish` once; each call appends compressed bytes to
+/// the caller's array. The output is a pure function of the input and the level.
+public final class GzipCompressor: @unchecked Sendable {
+  // Safe because one owner at a time uses a compressor (a batch writer, or the worker it hands
+  // the batch to); nothing else holds the z_stream.
+
+  /// `--level` range and default for gzip (SPEC 6.7).
+  public static let levels = 1...9
+  public static let defaultLevel = 6
+
+  private let stream: UnsafeMutablePointer<z_stream>
+  private let scratch: UnsafeMutablePointer<UInt8>
+  private let scratchCapacity = 64 << 10
+  private var finished = false
+
+  /// A compressor at `level` (1–9).
+  public init(level: Int = GzipCompressor.defaultLevel) {
+    precondition(Self.levels.contains(level), "gzip level must be 1...9")
+    stream = .allocate(capacity: 1)
+    stream.initialize(to: z_stream())
+    scratch = .allocate(capacity: scratchCapacity)
+    let status = deflateInit2_(
+      stream, Int32(level), Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+      Int32(MemoryLayout<z_stream>.size))
+    precondition(status == Z_OK, "deflateInit2 failed (\(status))")
+  }
+
+  deinit {
+    deflateEnd(stream)
+    stream.deinitialize(count: 1)
+    stream.deallocate()
+    scratch.deallocate()
+  }
+
+  /// Compresses `bytes`, appending whatever compressed output is ready to `output`.
+  public func append(_ bytes: UnsafeRawBufferPointer, to output: inout [UInt8]) {
+    precondition(!finished, "append after finish")
+    guard var pointer = bytes.baseAddress, !bytes.isEmpty else { return }
+    var remaining = bytes.count
+    while remaining > 0 {
+      let piece = min(remaining, 1 << 30)
+      // Safe because deflate only reads through next_in (zlib's API lacks const).
+      stream.pointee.next_in = UnsafeMutablePointer(
+        mutating: pointer.assumingMemoryBound(to: Bytef.self))
+      stream.pointee.avail_in = uInt(piece)
+      run(Z_NO_FLUSH, &output)
+      pointer += piece
+      remaining -= piece
+    }
+  }
+
+  /// Compresses `bytes`, appending whatever compressed output is ready to `output`.
+  public func append(_ bytes: [UInt8], to output: inout [UInt8]) {
+    bytes.withUnsafeBytes { append($0, to: &output) }
+  }
+
+  /// Ends the stream (the gzip trailer with CRC-32 and length) and appends the rest.
+  public func finish(to output: inout [UInt8]) {
+    precondition(!finished, "finish called twice")
+    stream.pointee.next_in = nil
+    stream.pointee.avail_in = 0
+    run(Z_FINISH, &output)
+    finished = true
+  }
+
+  /// A complete gzip file holding `bytes`.
+  public static func compress(_ bytes: [UInt8], level: Int = defaultLevel) -> [UInt8] {
+    let compressor = GzipCompressor(level: level)
+    var output: [UInt8] = []
+    output.reserveCapacity(bytes.count / 3 + 64)
+    compressor.append(bytes, to: &output)
+    compressor.finish(to: &output)
+    return output
+  }
+
+  private func run(_ flush: Int32, _ output: inout [UInt8]) {
+    while true {
+      stream.pointee.next_out = scratch
+      stream.pointee.avail_out = uInt(scratchCapacity)
+      let status = deflate(stream, flush)
+      precondition(status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR)
+      let produced = scratchCapacity - Int(stream.pointee.avail_out)
+      output.append(contentsOf: UnsafeBufferPointer(start: scratch, count: produced))
+      if flush == Z_FINISH {
+        if status == Z_STREAM_END { return }
+      } else if stream.pointee.avail_in == 0 && stream.pointee.avail_out != 0 {
+        return
+      }
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import CLZ4
+
+/// Streaming LZ4 frame compression (liblz4's frame API, content checksum on) for batch files and
+/// compressed stdout (SPEC 6.2, 6.3). The output is one standard LZ4 frame: `lz4 -t` passes.
+///
+/// Use: `append` any number of times, then `finish` once; each call appends compressed bytes to
+/// the caller's array. The frame header is written by the first call.
+public final class LZ4FrameCompressor: @unchecked Sendable {
+  // Safe because one owner at a time uses a compressor; nothing else holds the context.
+
+  /// `--level` range and default for lz4 (SPEC 6.7).
+  public static let levels = 1...12
+  public static let defaultLevel = 1
+
+  /// Input is fed to liblz4 in pieces of this size, so the scratch output stays small.
+  private static let pieceBytes = 64 << 10
+
+  private var context: OpaquePointer?
+  private var preferences: LZ4F_preferences_t
+  private let scratch: UnsafeMutableRawPointer
+  private let scratchCapacity: Int
+  private var started = false
+  private var finished = false
+
+  /// A compressor at `level` (1–12; 1 is liblz4's fast mode, 3 and up its HC mode).
+  public init(level: Int = LZ4FrameCompressor.defaultLevel) {
+    precondition(Self.levels.contains(level), "lz4 level must be 1...12")
+    var preferences = LZ4F_preferences_t()
+    preferences.compressionLevel = Int32(level)
+    preferences.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled
+    preferences.frameInfo.blockSizeID = LZ4F_max64KB
+    self.preferences = preferences
+    let bound = LZ4F_compressBound(Self.pieceBytes, &preferences)
+    scratchCapacity = max(bound, Int(LZ4F_HEADER_SIZE_MAX)) + 64
+    scratch = .allocate(byteCount: scratchCapacity, alignment: 16)
+    let status = LZ4F_createCompressionContext(&context, UInt32(LZ4F_VERSION))
+    precondition(LZ4F_isError(status) == 0, "LZ4F_createCompressionContext failed")
+  }
+
+  deinit {
+    LZ4F_freeCompressionContext(context)
+    scratch.deallocate()
+  }
+
+  /// Compresses `bytes`, appending whatever compressed output is ready to `output`.
+  public func append(_ bytes: UnsafeRawBufferPointer, to output: inout [UInt8]) {
+    precondition(!finished, "append after finish")
+    begin(&output)
+    guard var pointer = bytes.baseAddress else { return }
+    var remaining = bytes.count
+    while remaining > 0 {
+      let piece = min(remaining, Self.pieceBytes)
+      let written = LZ4F_compressUpdate(context, scratch, scratchCapacity, pointer, piece, nil)
+      check(written)
+      emit(written, &output)
+      pointer += piece
+      remaining -= piece
+    }
+  }
+
+  /// Compresses `bytes`, appending whatever compressed output is ready to `output`.
+  public func append(_ bytes: [UInt8], to output: inout [UInt8]) {
+    bytes.withUnsafeBytes { append($0, to: &output) }
+  }
+
+  /// Ends the frame (end mark and content checksum) and appends the rest.
+  public func finish(to output: inout [UInt8]) {
+    precondition(!finished, "finish called twice")
+    begin(&output)
+    let written = LZ4F_compressEnd(context, scratch, scratchCapacity, nil)
+    check(written)
+    emit(written, &output)
+    finished = true
+  }
+
+  /// A complete LZ4 frame holding `bytes`.
+  public static func compress(_ bytes: [UInt8], level: Int = defaultLevel) -> [UInt8] {
+    let compressor = LZ4FrameCompressor(level: level)
+    var output: [UInt8] = []
+    output.reserveCapacity(bytes.count / 2 + 64)
+    compressor.append(bytes, to: &output)
+    compressor.finish(to: &output)
+    return output
+  }
+
+  private func begin(_ output: inout [UInt8]) {
+    guard !started else { return }
+    started = true
+    let written = LZ4F_compressBegin(context, scratch, scratchCapacity, &preferences)
+    check(written)
+    emit(written, &output)
+  }
+
+  private func check(_ code: Int) {
+    precondition(LZ4F_isError(code) == 0, String(cString: LZ4F_getErrorName(code)))
+  }
+
+  private func emit(_ count: Int, _ output: inout [UInt8]) {
+    output.append(
+      contentsOf: UnsafeRawBufferPointer(start: UnsafeRawPointer(scratch), count: count))
+  }
+}

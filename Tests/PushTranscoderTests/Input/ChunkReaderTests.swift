@@ -1,0 +1,251 @@
+import Foundation
+import Testing
+
+@testable import PushTranscoder
+
+@Suite struct ChunkReaderTests {
+  @Test func plainFileYieldsLinesWithoutTerminators() throws {
+    let dir = TemporaryDirectory()
+    let path = dir.write("a.ndjson", "{\"a\":1}\r\n\n   \t\n{\"b\":\"x\ry\"}\n\r\r\nlast")
+    let seen = collect(ChunkReader(paths: [path]))
+    #expect(seen.error == nil)
+    #expect(seen.texts == ["{\"a\":1}", "", "   \t", "{\"b\":\"x\ry\"}", "\r", "last"])
+    #expect(seen.lines.first == .line(source: path, number: 1, bytes: Array("{\"a\":1}".utf8)))
+    #expect(seen.chunks.count == 1)
+    let chunk = try #require(seen.chunks.first)
+    #expect(chunk.lineCount == 6 && chunk.firstLine == 1 && chunk.sourceOffset == 0)
+    #expect(chunk.sequence == 0 && chunk.sourceIndex == 0 && chunk.maxLineBytes == 16 << 20)
+  }
+
+  @Test func finalCarriageReturnWithoutNewlineStaysInTheLine() {
+    let dir = TemporaryDirectory()
+    let path = dir.write("a", "a\nb\r")
+    #expect(collect(ChunkReader(paths: [path])).texts == ["a", "b\r"])
+  }
+
+  @Test func byteOrderMarkIsSkippedAndCountsInTheOffset() throws {
+    let dir = TemporaryDirectory()
+    let path = dir.write("bom", [0xEF, 0xBB, 0xBF] + Array("{}\n{}\n".utf8))
+    let seen = collect(ChunkReader(paths: [path]))
+    #expect(seen.texts == ["{}", "{}"])
+    #expect(try #require(seen.chunks.first).sourceOffset == 3)
+    // Only at the very start: a BOM later in the file is line content.
+    let later = dir.write("later", Array("{}\n".utf8) + [0xEF, 0xBB, 0xBF] + Array("x\n".utf8))
+    #expect(collect(ChunkReader(paths: [later])).lines.count == 2)
+    #expect(collect(ChunkReader(paths: [later])).lines[1].text == "\u{FEFF}x")
+  }
+
+  @Test func emptyFilesAndBareByteOrderMarkYieldNothing() {
+    let dir = TemporaryDirectory()
+    let empty = dir.write("empty", [])
+    let bom = dir.write("bom", [0xEF, 0xBB, 0xBF])
+    let seen = collect(ChunkReader(paths: [empty, bom]))
+    #expect(seen.error == nil && seen.lines.isEmpty && seen.sequences.isEmpty)
+  }
+
+  @Test func manyFilesAreNumberedIndependentlyAndNeverShareAChunk() {
+    let dir = TemporaryDirectory()
+    let paths = (0..<5).map { dir.write("f\($0)", "a\($0)\nb\($0)\n") }
+    let seen = collect(ChunkReader(paths: paths))
+    #expect(seen.lines.count == 10)
+    for (index, path) in paths.enumerated() {
+      #expect(
+        seen.lines[2 * index] == .line(source: path, number: 1, bytes: Array("a\(index)".utf8)))
+      #expect(
+        seen.lines[2 * index + 1] == .line(source: path, number: 2, bytes: Array("b\(index)".utf8)))
+      #expect(seen.chunks[index].sourceIndex == index && seen.chunks[index].source == path)
+    }
+    #expect(seen.sequences == [0, 1, 2, 3, 4])
+  }
+
+  @Test func missingFileIsAFatalErrorNamingIt() {
+    let dir = TemporaryDirectory()
+    let good = dir.write("good", "x\n")
+    let seen = collect(ChunkReader(paths: [good, dir.path("missing")]))
+    #expect(seen.texts == ["x"])
+    #expect(seen.error?.reason == .cannotOpen)
+    #expect(seen.error?.source == dir.path("missing"))
+    #expect(seen.error?.sourceIndex == 1)
+  }
+
+  @Test func chunksCutAtLineBoundariesWithConsistentMetadata() throws {
+    let dir = TemporaryDirectory()
+    let lines = sampleLines(5000)
+    let text = lines.joined(separator: "\n") + "\n"
+    let path = dir.write("big", text)
+    let seen = collect(ChunkReader(paths: [path], chunkBytes: 64 << 10))
+    #expect(seen.texts == lines)
+    #expect(seen.chunks.count > 5)
+    var nextLine = 1
+    var offset: UInt64 = 0
+    for (index, chunk) in seen.chunks.enumerated() {
+      #expect(chunk.sequence == index)
+      #expect(chunk.firstLine == nextLine)
+      #expect(chunk.sourceOffset == offset)
+      chunk.withBytes { bytes in #expect(bytes.last == ASCII.newline) }
+      nextLine += chunk.lineCount
+      offset += UInt64(chunk.byteCount)
+    }
+    #expect(nextLine == lines.count + 1)
+    #expect(offset == UInt64(text.utf8.count))
+  }
+
+  @Test func chunkSizesGiveTheSameLineSequence() {
+    let dir = TemporaryDirectory()
+    var lines = sampleLines(3000, seed: 7)
+    // Lines over the 100 KiB limit: some fit in a chunk, some are far larger than 64 KiB.
+    lines[10] = String(repeating: "a", count: 120_000)
+    lines[500] = String(repeating: "b", count: 700_000)
+    lines[501] = String(repeating: "c", count: 100 << 10)
+    lines[502] = String(repeating: "d", count: (100 << 10) + 1)
+    lines[2999] = String(repeating: "e", count: 300_000)
+    let text = lines.joined(separator: "\r\n")
+    let path = dir.write("mixed", text)
+    let reference = collect(
+      ChunkReader(paths: [path], chunkBytes: 4 << 20, maxLineBytes: 100 << 10))
+    #expect(reference.error == nil)
+    #expect(reference.lines.count == lines.count)
+    guard case .tooLong(_, 11, let prefix, 120_000) = reference.lines[10] else {
+      Issue.record("line 11 should be too long: \(reference.lines[10])")
+      return
+    }
+    #expect(prefix.count == 100 << 10)
+    #expect(reference.lines[501].text?.utf8.count == 100 << 10)
+    for chunkBytes in [64 << 10, 100 << 10, 256 << 10, 1 << 20] {
+      let seen = collect(
+        ChunkReader(paths: [path], chunkBytes: chunkBytes, maxLineBytes: 100 << 10))
+      #expect(seen.error == nil)
+      #expect(seen.lines == reference.lines, "chunkBytes \(chunkBytes)")
+      #expect(seen.sequences == Array(0..<seen.sequences.count))
+    }
+    let small = collect(ChunkReader(paths: [path], chunkBytes: 64 << 10, maxLineBytes: 100 << 10))
+    // Lines far larger than the chunk take the event path; the others are flagged by length.
+    #expect(small.overlong.map(\.lineNumber) == [501, 3000])
+  }
+
+  @Test func lineExactlyAtTheLimitPassesAndOneOverIsTooLong() {
+    let dir = TemporaryDirectory()
+    let limit = 1000
+    let exact = String(repeating: "x", count: limit)
+    let over = String(repeating: "y", count: limit + 1)
+    let path = dir.write("limit", "\(exact)\r\n\(over)\n\(exact)")
+    let seen = collect(ChunkReader(paths: [path], maxLineBytes: limit))
+    #expect(seen.lines.count == 3)
+    #expect(seen.lines[0].text == exact)
+    #expect(
+      seen.lines[1]
+        == .tooLong(
+          source: path, number: 2, prefix: Array(over.utf8.prefix(limit)), length: limit + 1))
+    #expect(seen.lines[2].text == exact)
+  }
+
+  @Test func lineAtTheLimitLongerThanTheChunkPassesOnTheLongPath() {
+    // Limit 200 KiB > 64 KiB chunks: the line grows the buffer and passes whole.
+    let dir = TemporaryDirectory()
+    let limit = 200 << 10
+    let exact = String(repeating: "x", count: limit)
+    let over = String(repeating: "y", count: limit + 1)
+    let path = dir.write("limit", "a\n\(exact)\r\n\(over)\r\n\(exact)\r")
+    let seen = collect(ChunkReader(paths: [path], chunkBytes: 64 << 10, maxLineBytes: limit))
+    #expect(seen.error == nil)
+    #expect(seen.lines.count == 4)
+    #expect(seen.lines[1].text == exact)
+    #expect(
+      seen.lines[2]
+        == .tooLong(
+          source: path, number: 3, prefix: Array(over.utf8.prefix(limit)), length: limit + 1))
+    // A final line without `\n` keeps its `\r`: limit + 1 bytes, too long.
+    #expect(
+      seen.lines[3]
+        == .tooLong(source: path, number: 4, prefix: Array(exact.utf8), length: limit + 1))
+  }
+
+  @Test(arguments: [65_533, 65_534, 65_535, 65_536, 65_537, 131_071])
+  func limitBoundaryAtTheEndOfTheReadArea(limit: Int) {
+    // Lines of limit-1 ... limit+2 bytes with LF and CRLF endings, the first one starting at
+    // offset 0, so the `\r` of a line of exactly the limit lands on the buffer's last byte.
+    let dir = TemporaryDirectory()
+    var expected: [SeenLine] = []
+    var bytes: [UInt8] = []
+    var number = 1
+    let path = dir.path("boundary")
+    for ending in ["\r\n", "\n"] {
+      for length in [limit, limit + 1, limit - 1, limit + 2] {
+        let line = [UInt8](repeating: UInt8(ascii: "a") + UInt8(number % 20), count: length)
+        bytes += line + Array(ending.utf8)
+        expected.append(
+          length > limit
+            ? .tooLong(
+              source: path, number: number, prefix: Array(line.prefix(limit)), length: length)
+            : .line(source: path, number: number, bytes: line))
+        number += 1
+      }
+    }
+    dir.write("boundary", bytes)
+    for chunkBytes in [64 << 10, 128 << 10] {
+      let seen = collect(ChunkReader(paths: [path], chunkBytes: chunkBytes, maxLineBytes: limit))
+      #expect(seen.error == nil)
+      #expect(seen.lines == expected, "limit \(limit), chunk \(chunkBytes)")
+    }
+  }
+
+  @Test func hugeLineIsNotBufferedWhole() throws {
+    let dir = TemporaryDirectory()
+    let path = dir.path("huge")
+    _ = FileManager.default.createFile(atPath: path, contents: nil)
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    handle.write(Data("first\n".utf8))
+    let block = Data(repeating: UInt8(ascii: "z"), count: 1 << 20)
+    for _ in 0..<64 { handle.write(block) }
+    handle.write(Data("\r\nafter\n".utf8))
+    try handle.close()
+
+    let reader = ChunkReader(paths: [path], chunkBytes: 64 << 10, maxLineBytes: 1 << 20)
+    let seen = collect(reader)
+    #expect(seen.error == nil)
+    #expect(seen.texts == ["first", "after"])
+    let long = try #require(seen.overlong.first)
+    #expect(long.lineNumber == 2 && long.length == 64 << 20)
+    #expect(long.prefix.count == 1 << 20 && long.prefix.allSatisfy { $0 == UInt8(ascii: "z") })
+    #expect(long.sourceOffset == 6)
+    #expect(seen.lines.last == .line(source: path, number: 3, bytes: Array("after".utf8)))
+    #expect(seen.chunks.last?.sourceOffset == UInt64(6 + (64 << 20) + 2))
+    #expect(reader.peakStagingBytes <= (1 << 20) + (64 << 10) + 3 * PageAlignedMemory.pageSize)
+  }
+
+  @Test func overlongLineAtEndOfFileWithoutNewline() throws {
+    let dir = TemporaryDirectory()
+    let path = dir.write("tail", "a\n" + String(repeating: "q", count: 300_000))
+    let seen = collect(ChunkReader(paths: [path], chunkBytes: 64 << 10, maxLineBytes: 1000))
+    #expect(seen.error == nil)
+    #expect(seen.lines.count == 2)
+    #expect(seen.overlong.first?.length == 300_000 && seen.overlong.first?.lineNumber == 2)
+  }
+
+  @Test func progressCountsBytesAndKnowsTheTotal() {
+    let dir = TemporaryDirectory()
+    let a = dir.write("a", "x\n")
+    let b = dir.write("b", "yy\n")
+    let reader = ChunkReader(paths: [a, b])
+    #expect(reader.progress.totalBytes == 5)
+    _ = collect(reader)
+    #expect(reader.progress.bytesRead == 5)
+    #expect(ChunkReader(paths: ["-"]).progress.totalBytes == nil)
+  }
+
+  @Test func chunkMovesToAnotherThread() async throws {
+    let dir = TemporaryDirectory()
+    let path = dir.write("a", "one\ntwo\n")
+    let reader = ChunkReader(paths: [path])
+    guard case .chunk(let chunk) = try reader.next() else {
+      Issue.record("expected a chunk")
+      return
+    }
+    let count = await Task.detached {
+      var count = 0
+      chunk.forEachLine { _, _ in count += 1 }
+      return count
+    }.value
+    #expect(count == 2)
+  }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+@testable import PushTranscoder
+
+@Suite struct CompressionTests {
+  let payload = Array((sampleLines(20_000, seed: 11).joined(separator: "\n") + "\n").utf8)
+
+  @Test func crc32MatchesTheStandardCheckValue() {
+    #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
+    var crc = CRC32()
+    crc.update(Array("1234".utf8))
+    crc.update(Array("56789".utf8))
+    #expect(crc.value == 0xCBF4_3926 && crc.hex == "cbf43926")
+    #expect(CRC32().hex == "00000000")
+  }
+
+  @Test(arguments: [1, 6, 9])
+  func gzipRoundTripsThroughTheDecoder(level: Int) throws {
+    let compressor = GzipCompressor(level: level)
+    var output: [UInt8] = []
+    // Uneven pieces through the streaming API.
+    var offset = 0
+    var piece = 1
+    while offset < payload.count {
+      let end = min(payload.count, offset + piece)
+      payload[offset..<end].withUnsafeBytes { compressor.append($0, to: &output) }
+      offset = end
+      piece = piece * 3 + 1
+    }
+    compressor.finish(to: &output)
+    let dir = TemporaryDirectory()
+    let path = dir.write("out.gz", output)
+    let seen = collect(ChunkReader(paths: [path]))
+    #expect(seen.error == nil)
+    #expect(Array(seen.texts.joined(separator: "\n").utf8) + [ASCII.newline] == payload)
+    #expect(try run("gzip", ["-t", path]) == 0)
+    // The CLI decodes it to the same bytes and the same CRC-32.
+    #expect(try run("gzip", ["-dc"], stdin: path, stdout: dir.path("back")) == 0)
+    #expect(CRC32.checksum(readBytes(dir.path("back"))) == CRC32.checksum(payload))
+  }
+
+  @Test(arguments: [1, 3, 9, 12])
+  func lz4RoundTripsThroughTheDecoder(level: Int) throws {
+    let compressor = LZ4FrameCompressor(level: level)
+    var output: [UInt8] = []
+    for start in stride(from: 0, to: payload.count, by: 100_003) {
+      compressor.append(Array(payload[start..<min(payload.count, start + 100_003)]), to: &output)
+    }
+    compressor.finish(to: &output)
+    let dir = TemporaryDirectory()
+    let path = dir.write("out.lz4", output)
+    let seen = collect(ChunkReader(paths: [path]))
+    #expect(seen.error == nil)
+    #expect(Array(seen.texts.joined(separator: "\n").utf8) + [ASCII.newline] == payload)
+    #expect(try run("lz4", ["-t", "-q", path]) == 0)
+    #expect(try run("lz4", ["-dc", "-q"], stdin: path, stdout: dir.path("back")) == 0)
+    #expect(readBytes(dir.path("back")) == payload)
+  }
+
+  @Test func emptyInputGivesValidFiles() throws {
+    let dir = TemporaryDirectory()
+    let gz = dir.write("e.gz", GzipCompressor.compress([]))
+    let lz = dir.write("e.lz4", LZ4FrameCompressor.compress([]))
+    #expect(try run("gzip", ["-t", gz]) == 0)
+    #expect(try run("lz4", ["-t", "-q", lz]) == 0)
+    #expect(collect(ChunkReader(paths: [gz, lz])).lines.isEmpty)
+  }
+
+  @Test func compressionIsDeterministic() {
+    #expect(GzipCompressor.compress(payload) == GzipCompressor.compress(payload))
+    #expect(LZ4FrameCompressor.compress(payload) == LZ4FrameCompressor.compress(payload))
+  }
+}
