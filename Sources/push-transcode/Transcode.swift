@@ -6,7 +6,7 @@ import PushTranscoder
 #endif
 
 extension OutputFraming: ExpressibleByArgument {}
-extension PushTranscoder.Locale: ExpressibleByArgument {}
+extension PushLocale: ExpressibleByArgument {}
 extension DisplayMode: ExpressibleByArgument {}
 extension UnicodeMode: ExpressibleByArgument {}
 extension OutputCompression: ExpressibleByArgument {}
@@ -64,7 +64,7 @@ struct Transcode: ParsableCommand {
   var vendors: String = "all"
 
   @Option(help: "Placeholder and default-title language: en or zh.")
-  var locale: PushTranscoder.Locale = .en
+  var locale: PushLocale = .en
 
   @Option(help: "Easemob display: summary (nick:text) or banner.")
   var display: DisplayMode = .summary

@@ -148,7 +148,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
         jobs.leave()
       }
       do {
-        let crc = CRC32Checksum.checksum(content)
+        let crc = CRC32.checksum(content)
         let data = try OutputCompressor.compressWhole(content, compression, level: level)
         let temporary = folder + "/." + name + ".tmp"
         let file = try BufferedFile(creating: temporary)

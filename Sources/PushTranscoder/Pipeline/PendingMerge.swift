@@ -8,24 +8,14 @@ struct MessageStage {
   { .reject("message stage not merged yet") }
 }
 public enum VendorRegistry {
-  public static func vendor(_ id: VendorID) -> any PushVendor { fatalError("not merged") }
+  public static func vendor(_ id: VendorID) -> any PushVendor { StubVendor() }
 }
-public enum OutputCompression: String, Sendable, CaseIterable {
-  case none, gzip, lz4
-  var fileSuffix: String { self == .none ? "" : self == .gzip ? ".gz" : ".lz4" }
-}
-struct OutputCompressor {
-  init?(_ c: OutputCompression, level: Int?) throws { return nil }
-  mutating func append(_ b: UnsafeBufferPointer<UInt8>, to: inout [UInt8]) throws {}
-  mutating func finish(to: inout [UInt8]) throws {}
-  static func compressWhole(_ b: [UInt8], _ c: OutputCompression, level: Int?) throws -> [UInt8] { b }
-}
-enum CRC32Checksum { static func checksum(_ b: [UInt8]) -> UInt32 { 0 } }
 enum DirectoryLoader {
   static func load(paths: [String], into: inout Directory, options: TranscodeOptions, chunkBytes: Int, output: ChunkOutput) throws {}
 }
-final class InputReader: @unchecked Sendable {
-  init(paths: [String], chunkBytes: Int, maxLineBytes: Int) throws {}
-  var totalBytes: Int? { nil }
-  func next() throws -> WorkItem? { nil }
+struct StubVendor: PushVendor {
+  var id: VendorID { .apns }
+  var recipientsPerRecord: Int { 1 }
+  func writeRecordExtras(_ notice: Notice, into writer: inout JSONWriter) {}
+  func renderPayload(_ notice: Notice, _ context: RenderContext, part: Int, parts: Int, into writer: inout JSONWriter, effects: inout RenderEffects) -> VendorRefusal? { nil }
 }

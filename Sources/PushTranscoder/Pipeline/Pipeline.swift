@@ -14,6 +14,8 @@ public protocol LineBatch: Sendable {
   var source: SourceName { get }
   /// Calls `body(line, lineNumber)` for every line, without its terminator.
   func forEachLine(_ body: (UnsafeBufferPointer<UInt8>, Int) -> Void)
+  /// The input bytes the batch covers, terminators included.
+  var byteCount: Int { get }
 }
 
 /// Where ordered chunk outputs go: the stdout stream or the batch directory.
@@ -208,8 +210,8 @@ final class WorkerBox: @unchecked Sendable {
     switch item {
     case .lines(let batch):
       let output = ChunkOutput(sequence: sequence, source: batch.source)
+      output.inputBytes = batch.byteCount
       batch.forEachLine { line, number in
-        output.inputBytes += line.count + 1
         processor.process(line: line, number: number, into: output)
       }
       return output

@@ -7,7 +7,7 @@ public enum OutputFraming: String, Sendable, CaseIterable {
 }
 
 /// `--locale` (SPEC 3).
-public enum Locale: String, Sendable, CaseIterable { case en, zh }
+public enum PushLocale: String, Sendable, CaseIterable { case en, zh }
 
 /// `--display` (SPEC 3.2, Easemob only).
 public enum DisplayMode: String, Sendable, CaseIterable { case summary, banner }
@@ -20,7 +20,7 @@ public enum UnicodeMode: String, Sendable, CaseIterable { case strict, replace }
 public struct TranscodeOptions: Sendable {
   /// Selected vendors in canonical order.
   public var vendors: [VendorID] = VendorID.allCases
-  public var locale: Locale = .en
+  public var locale: PushLocale = .en
   public var display: DisplayMode = .summary
   /// `--default-title`; nil means `New message` / `新消息` by locale.
   public var defaultTitle: String? = nil

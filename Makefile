@@ -1,0 +1,59 @@
+# Everyday tasks. `make help` lists them.
+SWIFT ?= swift
+BIN_DIR = $(shell $(SWIFT) build -c release --show-bin-path)
+OUT ?= out/sample
+
+.PHONY: help setup build release sample test bench compare corpus lint format fuzz static spark-test clean
+
+help:
+	@echo "make sample      set up, build (release) and transcode the bundled Corpus/ sample into $(OUT)"
+	@echo "make test        set up and run the whole test suite (swift test)"
+	@echo "make bench       run push-transcode-bench (release)"
+	@echo "make compare     ../shared/bench/compare.sh: push-transcode vs cat and simdjson"
+	@echo "make lint        swift format lint"
+	@echo "make format      swift format in place"
+	@echo "make fuzz        build and run the libFuzzer target for 10 minutes"
+	@echo "make static      release build with a static Swift runtime (for Spark executors)"
+	@echo "make spark-test  the Apache Spark integration test (installs pyspark in a venv)"
+
+setup:
+	./scripts/setup.sh
+
+build: setup
+	$(SWIFT) build
+
+release: setup
+	$(SWIFT) build -c release
+
+sample: release
+	$(BIN_DIR)/push-transcode Corpus/sample.ndjson --directory Corpus/directory.ndjson -o $(OUT) --force --stats $(OUT).stats.json
+	@echo "batches in $(OUT)/ (manifest: $(OUT)/manifest.json; stats: $(OUT).stats.json)"
+
+test: setup
+	$(SWIFT) build
+	$(SWIFT) test
+
+bench: setup
+	$(SWIFT) run -c release push-transcode-bench
+
+compare: setup
+	../shared/bench/compare.sh
+
+lint:
+	$(SWIFT) format lint --recursive Sources Tests Benchmarks Package.swift
+
+format:
+	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks Package.swift
+
+fuzz: setup
+	$(SWIFT) build -c release --product push-transcode-fuzz --sanitize fuzzer --sanitize address --scratch-path .build-fuzz
+	mkdir -p .build-fuzz/corpus
+	$$($(SWIFT) build -c release --product push-transcode-fuzz --sanitize fuzzer --sanitize address --scratch-path .build-fuzz --show-bin-path)/push-transcode-fuzz \
+	  .build-fuzz/corpus Corpus/fuzz-seeds -max_total_time=$${FUZZ_SECONDS:-600} -max_len=4096
+
+static: setup
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-static
+	@ldd $$($(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-static --show-bin-path)/push-transcode || true
+
+clean:
+	rm -rf .build .build-* out

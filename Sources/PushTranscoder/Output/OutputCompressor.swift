@@ -1,0 +1,56 @@
+/// `--compress` (SPEC 6.2, 6.3).
+public enum OutputCompression: String, Sendable, CaseIterable {
+  case none, gzip, lz4
+
+  /// The batch file suffix after `.ndjson`.
+  public var fileSuffix: String {
+    switch self {
+    case .none: ""
+    case .gzip: ".gz"
+    case .lz4: ".lz4"
+    }
+  }
+}
+
+/// One compressed output stream (stdout in pipeline mode) behind the gzip / LZ4 compressors.
+struct OutputCompressor {
+  private enum Engine {
+    case gzip(GzipCompressor)
+    case lz4(LZ4FrameCompressor)
+  }
+  private let engine: Engine
+
+  /// nil for `.none`.
+  init?(_ compression: OutputCompression, level: Int?) throws {
+    switch compression {
+    case .none: return nil
+    case .gzip: engine = .gzip(GzipCompressor(level: level ?? GzipCompressor.defaultLevel))
+    case .lz4: engine = .lz4(LZ4FrameCompressor(level: level ?? LZ4FrameCompressor.defaultLevel))
+    }
+  }
+
+  mutating func append(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) throws {
+    switch engine {
+    case .gzip(let compressor): compressor.append(UnsafeRawBufferPointer(bytes), to: &output)
+    case .lz4(let compressor): compressor.append(UnsafeRawBufferPointer(bytes), to: &output)
+    }
+  }
+
+  mutating func finish(to output: inout [UInt8]) throws {
+    switch engine {
+    case .gzip(let compressor): compressor.finish(to: &output)
+    case .lz4(let compressor): compressor.finish(to: &output)
+    }
+  }
+
+  /// A whole batch file's bytes.
+  static func compressWhole(_ bytes: [UInt8], _ compression: OutputCompression, level: Int?) throws
+    -> [UInt8]
+  {
+    switch compression {
+    case .none: bytes
+    case .gzip: GzipCompressor.compress(bytes, level: level ?? GzipCompressor.defaultLevel)
+    case .lz4: LZ4FrameCompressor.compress(bytes, level: level ?? LZ4FrameCompressor.defaultLevel)
+    }
+  }
+}

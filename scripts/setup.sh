@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what building and testing push-transcode needs on a fresh Debian machine:
+# liblz4-dev (the LZ4 frame library), zlib1g-dev, pkg-config, and the lz4/gzip tools the tests
+# use to check compressed output. Uses sudo only when not root.
+set -euo pipefail
+need=()
+pkg-config --exists liblz4 2>/dev/null || need+=(liblz4-dev)
+pkg-config --exists zlib 2>/dev/null || need+=(zlib1g-dev)
+command -v pkg-config >/dev/null || need+=(pkg-config)
+command -v lz4 >/dev/null || need+=(lz4)
+command -v gzip >/dev/null || need+=(gzip)
+if [ ${#need[@]} -gt 0 ]; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  echo "setup: installing ${need[*]}" >&2
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+fi
