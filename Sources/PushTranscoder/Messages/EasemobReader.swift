@@ -55,11 +55,11 @@ enum EasemobReader {
       var body = list + 1
       let end = Int(document.tokens[list].next)
       while body < end {
-        let path = "payload.bodies[\(position)]"
         guard document.kind(body) == .object else {
-          throw fields.wrongType(path, body, expected: "an object")
+          throw fields.wrongType("payload.bodies[\(position)]", body, expected: "an object")
         }
-        try readBody(fields, body, path, locale: options.locale, into: &bodies)
+        try readBody(
+          fields, body, "payload.bodies[\(position)]", locale: options.locale, into: &bodies)
         position += 1
         body = Int(document.tokens[body].next)
       }
@@ -76,14 +76,17 @@ enum EasemobReader {
       notice.force = try fields.bool(ext, "em_force_notification", extPrefix) ?? false
       notice.template = try fields.object(ext, "em_push_template", extPrefix)
       if let apns = try fields.object(ext, "em_apns_ext", extPrefix) {
-        content = try readAPNs(fields, apns, extPrefix + ".em_apns_ext", into: &notice)
+        content = try readAPNs(
+          fields, apns, rest ? "ext.em_apns_ext" : "payload.ext.em_apns_ext", into: &notice)
       }
       if let android = try fields.object(ext, "em_android_push_ext", extPrefix) {
-        try readAndroid(fields, android, extPrefix + ".em_android_push_ext", into: &notice.android)
+        try readAndroid(
+          fields, android, rest ? "ext.em_android_push_ext" : "payload.ext.em_android_push_ext",
+          into: &notice.android)
       }
       if let harmony = try fields.object(ext, "em_harmony_push_ext", extPrefix) {
         notice.harmony.category = try fields.string(
-          harmony, "category", extPrefix + ".em_harmony_push_ext")
+          harmony, "category", rest ? "ext.em_harmony_push_ext" : "payload.ext.em_harmony_push_ext")
       }
     }
 

@@ -130,22 +130,22 @@ enum TencentReader {
     let end = Int(document.tokens[body].next)
     while element < end {
       let position = elements.count
-      let prefix = "MsgBody[\(position)]"
+      // Paths are built only on error (autoclosures): no allocation per element.
       guard document.kind(element) == .object else {
-        throw fields.wrongType(prefix, element, expected: "an object")
+        throw fields.wrongType("MsgBody[\(position)]", element, expected: "an object")
       }
-      let type = try fields.requiredString(element, "MsgType", prefix)
+      let type = try fields.requiredString(element, "MsgType", "MsgBody[\(position)]")
       var isCustom = false
       if type.equals("TIMTextElem") {
-        let content = try fields.requiredObject(element, "MsgContent", prefix)
-        elements.pieces.append(try fields.requiredString(content, "Text", prefix + ".MsgContent"))
+        let content = try fields.requiredObject(element, "MsgContent", "MsgBody[\(position)]")
+        elements.pieces.append(
+          try fields.requiredString(content, "Text", "MsgBody[\(position)].MsgContent"))
       } else if type.equals("TIMCustomElem") {
-        let content = try fields.requiredObject(element, "MsgContent", prefix)
+        let content = try fields.requiredObject(element, "MsgContent", "MsgBody[\(position)]")
         isCustom = true
-        let contentPrefix = prefix + ".MsgContent"
-        let desc = try fields.string(content, "Desc", contentPrefix)
-        let ext = try fields.string(content, "Ext", contentPrefix)
-        let sound = try fields.string(content, "Sound", contentPrefix)
+        let desc = try fields.string(content, "Desc", "MsgBody[\(position)].MsgContent")
+        let ext = try fields.string(content, "Ext", "MsgBody[\(position)].MsgContent")
+        let sound = try fields.string(content, "Sound", "MsgBody[\(position)].MsgContent")
         if let desc { elements.pieces.append(desc) }
         if !elements.seenCustom {
           elements.seenCustom = true
@@ -155,7 +155,7 @@ enum TencentReader {
         if position == 0 { elements.customDesc = desc }
       } else {
         // Other elements' content is not read, but it must be an object when present.
-        _ = try fields.object(element, "MsgContent", prefix)
+        _ = try fields.object(element, "MsgContent", "MsgBody[\(position)]")
         if let placeholder = placeholder(type, locale) {
           elements.pieces.append(placeholder)
         } else {
@@ -229,7 +229,7 @@ enum TencentReader {
       notice.apns.voip = document.isIntegerOne(flag)
     }
     guard let live = try fields.object(apns, "LiveActivity", prefix) else { return }
-    let livePrefix = prefix + ".LiveActivity"
+    let livePrefix = "OfflinePushInfo.ApnsInfo.LiveActivity"
     let id = try fields.requiredString(live, "LaId", livePrefix)
     let event = try fields.requiredString(live, "Event", livePrefix)
     let state = try fields.requiredValue(live, "ContentState", livePrefix)
