@@ -4,6 +4,27 @@
 /// decision, whatever vendors are selected, so a reject always wins over a skip. The notice's
 /// slices point into the line (valid while the line is processed), into the directory, or into
 /// the program image; reading a message copies no text.
+///
+/// Decisions where SPEC is silent (tested in `Tests/PushTranscoderTests/Messages/`):
+/// - Dialect detection is by key presence: `"MsgBody":null` is a Tencent line whose required
+///   `MsgBody` is null (`not-a-message`), not an Easemob candidate.
+/// - "`str` fields count empty as absent" applies to required fields too: an empty `MsgType`,
+///   `Text`, `from`, `to`, `chat_type`, `target_type`, body `type` or `txt` `msg` is a missing
+///   required field (`not-a-message`). Empty strings inside `To_Account` / `target` arrays are
+///   dropped; an array left empty means no recipient.
+/// - `MsgContent`, when present on elements other than Text/Custom, must still be an object.
+/// - `MsgTimeStamp` / `MsgTime` are type-checked only with `ApnsInfo.LiveActivity` (they are
+///   read only then); with it, both are checked when present.
+/// - Easemob `empty-text` is, like Tencent step 5, an empty text *and* no `em_push_title`.
+///   Unknown Easemob body types contribute nothing and are not counted.
+/// - Easemob REST lines have no key (`msg_id` is read from the export shape only).
+/// - `extern: ""` is absent; any other non-null `extern` is kept (`.string` or `.json`).
+/// - `chat_type` other than `chat`/`groupchat`, `target_type` other than `users`/`chatgroups`:
+///   `not-a-message` at that path.
+/// - The line itself (non-object, or no dialect key) is reported with path `$`.
+/// - `unknown_elements` counts elements of Tencent lines that are not rejected (also when
+///   skipped); `desc_ext_over_3kb` counts notices whose `OfflinePushInfo.Desc` + `.Ext`
+///   decoded UTF-8 bytes exceed 3072 (3 KB inclusive; custom-element `Ext` not counted).
 public enum MessageReader {
   /// Reads `document` (the parsed `line`) as a chat message.
   ///
