@@ -6,11 +6,6 @@ struct MessageReject: Error {
   var path: String
   /// Free text for people; starts with the path.
   var detail: String
-
-  init(path: String, detail: String) {
-    self.path = path
-    self.detail = detail
-  }
 }
 
 /// Typed reads of the fields SPEC 9 lists, each checking the type when the field is present.
