@@ -113,6 +113,9 @@ public struct Notice {
   /// For vendors that require a title (SPEC 4): the sender's nickname (C2C) or the group's name
   /// (group) from the directory, else `--default-title` (or its locale default).
   public var fallbackTitle: StringSlice
+  /// The fallback title of each group, parallel to `groups` (an Easemob REST send to several
+  /// groups has one group name per group); empty for C2C. `fallbackTitle` is the first one's.
+  public var fallbackTitles: [StringSlice] = []
   public var ext: Ext?
   /// `ApnsInfo.Sound`, else (no OfflinePushInfo) the first custom element's `Sound`; Easemob
   /// `em_push_sound`.

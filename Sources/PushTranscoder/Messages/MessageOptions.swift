@@ -1,0 +1,34 @@
+/// The options that shape a notice (SPEC 6.7), fixed for the run.
+public struct MessageOptions: @unchecked Sendable {
+  // Safe because every field is immutable after `init`; the default title's bytes live in an
+  // arena owned by this value that is never written again.
+
+  /// `--locale`: the language of placeholders and default texts.
+  public enum Locale: Sendable { case en, zh }
+  /// `--display` (Easemob only).
+  public enum Display: Sendable { case summary, banner }
+
+  public let locale: Locale
+  public let display: Display
+  /// `--directory` entries.
+  public let directory: Directory
+  /// `--default-title`, else `New message` / `新消息`, as canonical JSON string content.
+  public let defaultTitle: StringSlice
+  private let arena: TextArena
+
+  public init(
+    locale: Locale = .en, display: Display = .summary, defaultTitle: String? = nil,
+    directory: Directory = Directory()
+  ) {
+    self.locale = locale
+    self.display = display
+    self.directory = directory
+    let arena = TextArena()
+    self.arena = arena
+    if let defaultTitle, !defaultTitle.isEmpty {
+      self.defaultTitle = arena.slice(of: defaultTitle)
+    } else {
+      self.defaultTitle = PushText.defaultTitle(locale)
+    }
+  }
+}

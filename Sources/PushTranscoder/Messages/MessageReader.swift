@@ -1,0 +1,87 @@
+/// Turns one parsed line into a notice, a skip or a reject (SPEC 2.3, 3, 9).
+///
+/// Invariant: every field SPEC 9 lists for the line's dialect is type-checked before any skip
+/// decision, whatever vendors are selected, so a reject always wins over a skip. The notice's
+/// slices point into the line (valid while the line is processed), into the directory, or into
+/// the program image; reading a message copies no text.
+///
+/// Decisions where SPEC is silent (tested in `Tests/PushTranscoderTests/Messages/`):
+/// - Dialect detection is by key presence: `"MsgBody":null` is a Tencent line whose required
+///   `MsgBody` is null (`not-a-message`), not an Easemob candidate.
+/// - "`str` fields count empty as absent" applies to required fields too: an empty `MsgType`,
+///   `Text`, `from`, `to`, `chat_type`, `target_type`, body `type` or `txt` `msg` is a missing
+///   required field (`not-a-message`). Empty strings inside `To_Account` / `target` arrays are
+///   dropped; an array left empty means no recipient.
+/// - `MsgContent`, when present on elements other than Text/Custom, must still be an object.
+/// - `MsgTimeStamp` / `MsgTime` are type-checked only with `ApnsInfo.LiveActivity` (they are
+///   read only then); with it, both are checked when present.
+/// - Easemob `empty-text` is, like Tencent step 5, an empty text *and* no `em_push_title`.
+///   Unknown Easemob body types contribute nothing and are not counted.
+/// - Easemob REST lines have no key (`msg_id` is read from the export shape only).
+/// - `extern: ""` is absent; any other non-null `extern` is kept (`.string` or `.json`).
+/// - `chat_type` other than `chat`/`groupchat`, `target_type` other than `users`/`chatgroups`:
+///   `not-a-message` at that path.
+/// - The line itself (non-object, or no dialect key) is reported with path `$`.
+/// - `unknown_elements` counts elements of Tencent lines that are not rejected (also when
+///   skipped); `desc_ext_over_3kb` counts notices whose `OfflinePushInfo.Desc` + `.Ext`
+///   decoded UTF-8 bytes exceed 3072 (3 KB inclusive; custom-element `Ext` not counted).
+public enum MessageReader {
+  /// Reads `document` (the parsed `line`) as a chat message.
+  ///
+  /// Dialect (SPEC 9): a top-level `MsgBody` key → Tencent; else `payload` → Easemob export;
+  /// else `target_type` or `msg` → Easemob REST; else (or when the line is not an object)
+  /// `not-a-message`. Detection is by key presence, so `"MsgBody":null` is a Tencent line whose
+  /// required `MsgBody` is null.
+  ///
+  /// - Parameters:
+  ///   - line: the line's bytes as read, without its terminator (hashed for vivo `requestId`).
+  ///   - stats: counters this call adds to (`unknown_elements`, `desc_ext_over_3kb`).
+  public static func read(
+    _ document: JSONDocument, line: UnsafeBufferPointer<UInt8>, options: MessageOptions,
+    stats: inout MessageStats
+  ) -> MessageOutcome {
+    let root = document.root
+    guard document.kind(root) == .object else {
+      let found = FieldReader.describe(document, root)
+      return .reject(path: "$", detail: "$: a message must be a JSON object, found \(found)")
+    }
+    do {
+      if document.member(root, "MsgBody") != nil {
+        return try TencentReader.read(document, line: line, options: options, stats: &stats)
+      }
+      if document.member(root, "payload") != nil {
+        return try EasemobReader.read(document, rest: false, line: line, options: options)
+      }
+      if document.member(root, "target_type") != nil || document.member(root, "msg") != nil {
+        return try EasemobReader.read(document, rest: true, line: line, options: options)
+      }
+      return .reject(
+        path: "$",
+        detail: "$: not a chat message (no MsgBody, payload, target_type or msg key)")
+    } catch let reject as MessageReject {
+      return .reject(path: reject.path, detail: reject.detail)
+    } catch {
+      return .reject(path: "$", detail: "$: \(error)")
+    }
+  }
+
+  /// The fallback title (SPEC 4): the sender's nickname (C2C) or the group's name (group), else
+  /// the default title.
+  static func fallbackTitle(
+    sender: StringSlice?, group: StringSlice?, options: MessageOptions
+  ) -> StringSlice {
+    if let group {
+      return options.directory.groupName(of: group) ?? options.defaultTitle
+    }
+    if let sender, let nickname = options.directory.nickname(of: sender) {
+      return nickname
+    }
+    return options.defaultTitle
+  }
+
+  /// The decoded UTF-8 length of a slice (SPEC 9's 3 KB warning).
+  static func decodedCount(_ slice: StringSlice?) -> Int {
+    guard let slice else { return 0 }
+    return slice.hasEscapes ? slice.decodedBytes().count : slice.count
+  }
+}

@@ -1,0 +1,111 @@
+import Testing
+
+@testable import PushTranscoder
+
+@Suite struct DirectoryTests {
+  @Test func acceptedShapes() {
+    let (dir, results) = directory([
+      #"{"To_Account":"u1","ProfileItem":[{"Tag":"Tag_Profile_IM_Gender","Value":1},{"Tag":"Tag_Profile_IM_Nick","Value":"Alice"}]}"#,
+      #"{"GroupId":"g1","Name":"Team","Type":"Public"}"#,
+      #"{"username":"u2","nickname":"Bob","created":1}"#,
+    ])
+    #expect(results == [.user, .group, .user])
+    #expect(dir.nickname(of: "u1") == "Alice")
+    #expect(dir.nickname(of: "u2") == "Bob")
+    #expect(dir.groupName(of: "g1") == "Team")
+    #expect(dir.nickname(of: "g1") == nil)
+    #expect(dir.groupName(of: "u1") == nil)
+    #expect(dir.entryCount == 3)
+    #expect(dir.userCount == 2)
+    #expect(dir.groupCount == 1)
+  }
+
+  @Test func laterEntriesOverride() {
+    let (dir, _) = directory([
+      #"{"username":"u1","nickname":"Old"}"#,
+      #"{"To_Account":"u1","ProfileItem":[{"Tag":"Tag_Profile_IM_Nick","Value":"New"}]}"#,
+      #"{"GroupId":"g1","Name":"A"}"#, #"{"GroupId":"g1","Name":"B"}"#,
+      #"{"username":"u2","nickname":"Kept"}"#, #"{"username":"u2","nickname":""}"#,
+      #"{"username":"u3","nickname":"X"}"#, #"{"username":"u3"}"#,
+    ])
+    #expect(dir.nickname(of: "u1") == "New")
+    #expect(dir.groupName(of: "g1") == "B")
+    // A later entry without a name leaves the id without one.
+    #expect(dir.nickname(of: "u2") == nil)
+    #expect(dir.nickname(of: "u3") == nil)
+    #expect(dir.entryCount == 8)
+    #expect(dir.userCount == 3)
+  }
+
+  @Test func emptyNamesAreAbsent() {
+    let (dir, results) = directory([
+      #"{"username":"u1","nickname":""}"#, #"{"GroupId":"g1","Name":null}"#,
+      #"{"To_Account":"u2","ProfileItem":[]}"#,
+    ])
+    #expect(results == [.user, .group, .user])
+    #expect(dir.nickname(of: "u1") == nil)
+    #expect(dir.groupName(of: "g1") == nil)
+    #expect(dir.nickname(of: "u2") == nil)
+  }
+
+  @Test func idsMatchByDecodedBytesAndNamesKeepEscapes() throws {
+    let (dir, _) = directory([#"{"username":"u\u0031","nickname":"A\"l\u00e9"}"#])
+    #expect(dir.nickname(of: "u1") == "A\"lé")
+    // Through a message: the name slice keeps its escapes and outlives the directory line.
+    let opts = MessageOptions(directory: dir)
+    let n = try #require(
+      read(
+        #"{"From_Account":"u1","To_Account":"x","MsgBody":[{"MsgType":"TIMFaceElem"}]}"#,
+        options: opts
+      ).notice)
+    #expect(n.untitledBody == "A\"lé:[Face]")
+    #expect(n.fallbackTitle == "A\"lé")
+    let escapedSender =
+      #"{"From_Account":"\u0075\u0031","To_Account":"x","MsgBody":[{"MsgType":"TIMFaceElem"}]}"#
+    #expect(read(escapedSender, options: opts).notice?.untitledBody == "A\"lé:[Face]")
+  }
+
+  @Test func manyEntriesSurviveGrowth() {
+    var lines: [String] = []
+    for i in 0..<5000 { lines.append(#"{"username":"user\#(i)","nickname":"Name \#(i)"}"#) }
+    let (dir, _) = directory(lines)
+    #expect(dir.userCount == 5000)
+    #expect(dir.nickname(of: "user0") == "Name 0")
+    #expect(dir.nickname(of: "user4999") == "Name 4999")
+    #expect(dir.nickname(of: "user5000") == nil)
+  }
+
+  @Test(arguments: [
+    ("[]", "$"), ("{}", "$"), (#"{"Name":"x"}"#, "$"),
+    (#"{"ProfileItem":[]}"#, "To_Account"),
+    (#"{"To_Account":"","ProfileItem":[]}"#, "To_Account"),
+    (#"{"To_Account":1,"ProfileItem":[]}"#, "To_Account"),
+    (#"{"To_Account":"u","ProfileItem":{}}"#, "ProfileItem"),
+    (#"{"To_Account":"u","ProfileItem":[1]}"#, "ProfileItem[0]"),
+    (#"{"To_Account":"u","ProfileItem":[{"Value":"x"}]}"#, "ProfileItem[0].Tag"),
+    (
+      #"{"To_Account":"u","ProfileItem":[{"Tag":"Tag_Profile_IM_Nick","Value":3}]}"#,
+      "ProfileItem[0].Value"
+    ),
+    (#"{"GroupId":"","Name":"x"}"#, "GroupId"),
+    (#"{"GroupId":"g","Name":1}"#, "Name"),
+    (#"{"username":5}"#, "username"),
+    (#"{"username":"u","nickname":[]}"#, "nickname"),
+  ])
+  func rejects(line: String, path: String) {
+    let (dir, results) = directory([line])
+    guard case .reject(let rejectPath, let detail) = results.first else {
+      Issue.record("accepted \(line)")
+      return
+    }
+    #expect(rejectPath == path)
+    #expect(!detail.isEmpty)
+    #expect(dir.entryCount == 0)
+  }
+
+  @Test func directoryIsSendable() {
+    let (dir, _) = directory([#"{"username":"u1","nickname":"A"}"#])
+    let check: @Sendable () -> String? = { dir.nickname(of: "u1") }
+    #expect(check() == "A")
+  }
+}

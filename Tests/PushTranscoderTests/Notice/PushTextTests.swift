@@ -1,0 +1,52 @@
+import Testing
+
+@testable import PushTranscoder
+
+@Suite struct PushTextTests {
+  private let body = [StringSlice("a"), StringSlice("[Image]")]
+
+  @Test func tencentDisplayForms() {
+    let nick = StringSlice("Nick")
+    let group = StringSlice("Team")
+    #expect(text(PushText.tencentDisplay(body, nickname: nick, groupName: nil)) == "Nick:a[Image]")
+    #expect(
+      text(PushText.tencentDisplay(body, nickname: nick, groupName: group))
+        == "Nick(Team):a[Image]")
+    #expect(
+      text(PushText.tencentDisplay(body, nickname: nil, groupName: group)) == "(Team):a[Image]")
+    #expect(text(PushText.tencentDisplay(body, nickname: nil, groupName: nil)) == "a[Image]")
+  }
+
+  @Test func easemobSummary() {
+    #expect(text(PushText.easemobSummary(body, name: StringSlice("u1"))) == "u1:a[Image]")
+  }
+
+  @Test func literalsNeedNoEscaping() {
+    for locale in [MessageOptions.Locale.en, .zh] {
+      let all = [
+        PushText.location(locale), PushText.face(locale), PushText.voice(locale),
+        PushText.image(locale), PushText.file(locale), PushText.video(locale),
+        PushText.chatHistory(locale), PushText.custom(locale), PushText.banner(locale),
+        PushText.defaultTitle(locale),
+      ]
+      for slice in all {
+        #expect(!slice.hasEscapes)
+        #expect(JSONWriter.canonicalLength(slice) == slice.count)
+      }
+    }
+    #expect(PushText.banner(.zh).decodedString() == "您有一条新消息")
+    #expect(PushText.defaultTitle(.en).decodedString() == "New message")
+  }
+
+  @Test func defaultTitleOptionIsStoredCanonically() {
+    let plain = MessageOptions(defaultTitle: "Hello")
+    #expect(!plain.defaultTitle.hasEscapes)
+    #expect(plain.defaultTitle.decodedString() == "Hello")
+    let escaped = MessageOptions(defaultTitle: "a\"b\n")
+    #expect(escaped.defaultTitle.hasEscapes)
+    #expect(String(decoding: escaped.defaultTitle.rawBytes, as: UTF8.self) == #"a\"b\n"#)
+    #expect(escaped.defaultTitle.decodedString() == "a\"b\n")
+    #expect(MessageOptions(defaultTitle: "").defaultTitle.decodedString() == "New message")
+    #expect(MessageOptions(locale: .zh).defaultTitle.decodedString() == "新消息")
+  }
+}
