@@ -1,17 +1,17 @@
-/// Why a line produced no push (SPEC 3.1, 3.2). Skipped lines write nothing to the stream.
-public enum SkipReason: Int, CaseIterable, Sendable {
-  case pushDisabled, customWithoutDesc, emptyText, commandMessage, ignoreNotification
-
-  /// The name used in stats.
-  public var name: String {
+extension SkipReason {
+  /// The position of the reason in stats arrays.
+  public var index: Int {
     switch self {
-    case .pushDisabled: "push-disabled"
-    case .customWithoutDesc: "custom-without-desc"
-    case .emptyText: "empty-text"
-    case .commandMessage: "command-message"
-    case .ignoreNotification: "ignore-notification"
+    case .pushDisabled: 0
+    case .customWithoutDesc: 1
+    case .emptyText: 2
+    case .commandMessage: 3
+    case .ignoreNotification: 4
     }
   }
+
+  /// The name used in stats.
+  public var name: String { rawValue }
 }
 
 /// Why a line (or, for the last two, one vendor) was rejected (SPEC 2, 3, 5, 6.4).

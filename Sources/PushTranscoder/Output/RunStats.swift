@@ -61,7 +61,7 @@ public struct RunStats: Sendable, Equatable {
     writer.raw(",\"transcoded\":")
     writer.integer(transcoded)
     writer.raw(",\"skipped\":")
-    Self.writeMap(SkipReason.allCases.map { ($0.name, skipped[$0.rawValue]) }, into: &writer)
+    Self.writeMap(SkipReason.allCases.map { ($0.name, skipped[$0.index]) }, into: &writer)
     writer.raw(",\"rejected\":")
     Self.writeMap(RejectReason.allCases.map { ($0.name, rejected[$0.rawValue]) }, into: &writer)
     for (key, counts) in [
@@ -123,8 +123,8 @@ public struct RunStats: Sendable, Equatable {
     let rejectedParts = RejectReason.allCases.filter { rejected[$0.rawValue] > 0 }
       .map { "\($0.name) \(rejected[$0.rawValue])" }
     if !rejectedParts.isEmpty { text += " (rejected: " + rejectedParts.joined(separator: ", ") + ")" }
-    let skippedParts = SkipReason.allCases.filter { skipped[$0.rawValue] > 0 }
-      .map { "\($0.name) \(skipped[$0.rawValue])" }
+    let skippedParts = SkipReason.allCases.filter { skipped[$0.index] > 0 }
+      .map { "\($0.name) \(skipped[$0.index])" }
     if !skippedParts.isEmpty { text += " (skipped: " + skippedParts.joined(separator: ", ") + ")" }
     if directoryLines > 0 { text += "; directory: \(directoryEntries) entries" }
     text += "; " + String(format: "%.1f MB in %.2f s (%.0f MB/s)", mb, seconds, rate)

@@ -84,8 +84,8 @@ public struct LineProcessor {
   ) {
     switch messages.read(document, original: original, stats: &output.stats) {
     case .skip(let reason):
-      output.stats.skipped[reason.rawValue] += 1
-    case .reject(let detail):
+      output.stats.skipped[reason.index] += 1
+    case .reject(_, let detail):
       rejectLine(output, number: number, offset: 0, reason: .notAMessage, detail: detail, raw: original)
     case .notice(let notice):
       render(notice, document: document, original: original, number: number, into: output)
