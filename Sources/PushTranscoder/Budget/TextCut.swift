@@ -60,8 +60,7 @@ public enum TextCut {
 
   /// The longest prefix of decoded UTF-8 that has at most `maxBytes` bytes and ends on a scalar
   /// boundary (vivo `requestId`, SPEC 9: no `…`).
-  public static func scalarPrefixLength(_ bytes: UnsafeBufferPointer<UInt8>, maxBytes: Int) -> Int
-  {
+  public static func scalarPrefixLength(_ bytes: UnsafeBufferPointer<UInt8>, maxBytes: Int) -> Int {
     if bytes.count <= maxBytes { return bytes.count }
     var end = max(maxBytes, 0)
     // Back up over continuation bytes so the cut never splits a UTF-8 sequence.

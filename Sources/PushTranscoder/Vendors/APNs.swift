@@ -101,11 +101,13 @@ struct APNs: PushVendor {
     // groups[p − 1]. Out-of-range parts fall back to the first.
     if notice.groups.isEmpty {
       let index = (part - 1) * recipientsPerRecord
-      let recipient = notice.recipients.indices.contains(index)
+      let recipient =
+        notice.recipients.indices.contains(index)
         ? notice.recipients[index] : notice.recipients.first
       writer.optionalString(",\"t\":", recipient)
     } else {
-      let group = notice.groups.indices.contains(part - 1)
+      let group =
+        notice.groups.indices.contains(part - 1)
         ? notice.groups[part - 1] : notice.groups[0]
       writer.optionalString(",\"g\":", group)
     }

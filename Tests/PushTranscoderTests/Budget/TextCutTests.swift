@@ -3,7 +3,7 @@ import Testing
 @testable import PushTranscoder
 
 @Suite("Budget text cuts")
-struct TextCutTests {
+struct BudgetTextCutTests {
   /// The decoded text of a cap cut, or nil when the text is left unchanged.
   func capped(_ text: String, _ cap: Int) -> String? {
     guard let cut = TextCut.capped(.decoded(Array(text.utf8)), scalars: cap) else { return nil }

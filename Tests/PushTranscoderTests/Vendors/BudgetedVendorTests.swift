@@ -121,7 +121,8 @@ struct BudgetedVendorTests {
     let cjk = (room - room % 3) / 3
     let pad = String(repeating: "a", count: room % 3)
     for extra in [-1, 0, 1] {
-      let text = pad + String(repeating: "中", count: cjk - 1) + (extra == -1 ? "" : "中")
+      let text =
+        pad + String(repeating: "中", count: cjk - 1) + (extra == -1 ? "" : "中")
         + (extra == 1 ? "x" : "")
       let rendered = NoticeFixture.render(vendor, #"{"body":"\#(text)"}"#)
       let body = TestJSON.string(rendered.payloadBytes, path)

@@ -137,9 +137,10 @@ struct CappedVendorTests {
     let rendered = NoticeFixture.render(.meizu, #"{"body":"b","ext":\#(TestJSON.literal(ext))}"#)
     let payload = rendered.payloadBytes
     let marker = Array(#","parameters":"#.utf8)
-    let start = (0...(payload.count - marker.count)).first {
-      Array(payload[$0..<$0 + marker.count]) == marker
-    }! + marker.count
+    let start =
+      (0...(payload.count - marker.count)).first {
+        Array(payload[$0..<$0 + marker.count]) == marker
+      }! + marker.count
     // The payload ends with the parameters object, then `}}`.
     let written = payload[start..<payload.count - 2]
     let measured = FieldBudget(field: "parameters", unit: .writtenObjectBytes, limit: 1000)

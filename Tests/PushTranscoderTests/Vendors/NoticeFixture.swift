@@ -74,16 +74,17 @@ enum NoticeFixture {
 
   static var androidStrings: [String: WritableKeyPath<Notice.Android, StringSlice?>] {
     [
-    "sound": \.sound, "huaweiChannelID": \.huaweiChannelID, "huaweiCategory": \.huaweiCategory,
-    "huaweiImportance": \.huaweiImportance, "huaweiImage": \.huaweiImage,
-    "honorImportance": \.honorImportance, "honorImage": \.honorImage,
-    "googleImage": \.googleImage, "googlePriority": \.googlePriority,
-    "googleChannelID": \.googleChannelID, "xiaomiChannelID": \.xiaomiChannelID,
-    "oppoChannelID": \.oppoChannelID, "oppoCategory": \.oppoCategory,
-    "vivoCategory": \.vivoCategory,
+      "sound": \.sound, "huaweiChannelID": \.huaweiChannelID, "huaweiCategory": \.huaweiCategory,
+      "huaweiImportance": \.huaweiImportance, "huaweiImage": \.huaweiImage,
+      "honorImportance": \.honorImportance, "honorImage": \.honorImage,
+      "googleImage": \.googleImage, "googlePriority": \.googlePriority,
+      "googleChannelID": \.googleChannelID, "xiaomiChannelID": \.xiaomiChannelID,
+      "oppoChannelID": \.oppoChannelID, "oppoCategory": \.oppoCategory,
+      "vivoCategory": \.vivoCategory,
     ]
   }
-  static var androidNumbers: [String: WritableKeyPath<Notice.Android, UnsafeBufferPointer<UInt8>?>] {
+  static var androidNumbers: [String: WritableKeyPath<Notice.Android, UnsafeBufferPointer<UInt8>?>]
+  {
     [
       "oppoNotifyLevel": \.oppoNotifyLevel, "vivoClassification": \.vivoClassification,
       "vivoNotifyType": \.vivoNotifyType, "meizuNoticeMsgType": \.meizuNoticeMsgType,
