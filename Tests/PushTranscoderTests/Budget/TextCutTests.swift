@@ -26,7 +26,7 @@ struct BudgetTextCutTests {
     let family = "👨‍👩‍👧"
     #expect(capped("ab" + family, 7) == nil)
     #expect(capped("ab" + family + "c", 7) == "ab…")
-    #expect(capped("ab" + family + "c", 8) == "ab" + family + "…")
+    #expect(capped("ab" + family + "cd", 8) == "ab" + family + "…")
   }
 
   @Test func flagsKeycapsAndCombiningMarksAreNotSplit() {
@@ -70,8 +70,8 @@ struct BudgetTextCutTests {
     // `"` takes 2 bytes once escaped, a control 6.
     #expect(fitting("a\"b", 6) == "a\"…")
     #expect(fitting("a\"b", 5) == "a…")
-    #expect(fitting("a\u{1}b", 9) == "a\u{1}…")
-    #expect(fitting("a\u{1}b", 8) == "a…")
+    #expect(fitting("a\u{1}b", 10) == "a\u{1}…")
+    #expect(fitting("a\u{1}b", 9) == "a…")
   }
 
   @Test func byteCutKeepsGraphemesWhole() {
