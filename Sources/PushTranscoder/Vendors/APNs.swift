@@ -116,9 +116,12 @@ struct APNs: PushVendor {
     case .string(let slice):
       writer.optionalString(",\"e\":", slice)
     case .json(let index):
-      // `extern` may be any JSON value; `e` carries it as given, re-written canonically.
-      writer.raw(",\"e\":")
-      writer.value(context.document, index)
+      // `extern` may be any JSON value; `e` carries it as given, re-written canonically
+      // (`null` counts as absent, SPEC 9).
+      if !context.document.isNull(index) {
+        writer.raw(",\"e\":")
+        writer.value(context.document, index)
+      }
     case nil:
       break
     }

@@ -76,6 +76,14 @@ struct APNsVendorTests {
         == #"{"aps":{"alert":{"body":"hi"},"sound":"default"},"f":"bob","t":"al","e":"x"}"#)
   }
 
+  @Test func easemobNullExternIsAbsentEverywhere() {
+    let line = #"{"dialect":"easemob","body":"hi","from":"bob","to":["al"],"extJSON":null}"#
+    #expect(
+      NoticeFixture.payload(.apns, line)
+        == #"{"aps":{"alert":{"body":"hi"},"sound":"default"},"f":"bob","t":"al"}"#)
+    #expect(!NoticeFixture.payload(.fcm, line).contains("data"))
+  }
+
   @Test func easemobRecipientIsTheRecordsOwn() {
     let line = #"{"dialect":"easemob","body":"hi","from":"bob","to":["al","cy"]}"#
     #expect(NoticeFixture.payload(.apns, line, part: 1, parts: 2).hasSuffix(#""t":"al"}"#))
