@@ -1,0 +1,97 @@
+/// Byte budgets on whole payloads and field budgets on the field that carries ext (SPEC 4, 5, 9).
+///
+/// A payload's size is its size with an empty body plus the body's escaped length, so the check
+/// needs no second render: the vendor renders once, remembers where the body's content went,
+/// and only when the payload is over its budget is the body cut and spliced in place.
+///
+/// ```
+///   payloadStart          body.lowerBound   body.upperBound          writer.count
+///   |{"aps":{"alert":"     |Nickname:hello…  |"},"ext":"www.qq.com"}  |
+///   size = writer.count − payloadStart; empty = size − body.count; room = budget − empty
+/// ```
+public enum ByteBudget {
+  /// Checks the payload written since `payloadStart` against `budget` (inclusive) and, when it
+  /// is over, replaces the body content at `body` by its longest grapheme prefix that fits plus
+  /// `…` (SPEC 5 step 2). When even `…` alone does not fit, rolls `writer` back to
+  /// `payloadStart` and returns an `over-budget` refusal with the sizes (step 3).
+  public static func enforce(
+    _ budget: Int, vendor: VendorID, payloadStart: Int, body: Range<Int>, text: PushText,
+    into writer: inout JSONWriter, effects: inout RenderEffects
+  ) -> VendorRefusal? {
+    let size = writer.count - payloadStart
+    if size <= budget { return nil }
+    let emptySize = size - body.count
+    let room = budget - emptySize
+    guard room >= TextCut.ellipsisBytes else {
+      writer.truncate(to: payloadStart)
+      return VendorRefusal(
+        reason: "over-budget",
+        detail: "\(vendor.name) payload is \(size) bytes, \(emptySize) with an empty body; "
+          + "the budget is \(budget) bytes and \"…\" needs \(TextCut.ellipsisBytes)")
+    }
+    let cut = TextCut.fittingEscaped(text, room: room)
+    var escaped: [UInt8] = []
+    escaped.reserveCapacity(room)
+    cut.withUnsafeBufferPointer { JSONEscapes.appendEscaped($0, to: &escaped) }
+    writer.bytes.replaceSubrange(body, with: escaped)
+    effects.bodyCut = true
+    return nil
+  }
+}
+
+/// A limit on the field that carries ext (xiaomi `payload`, oppo `action_parameters`, vivo
+/// `clientCustomMap`, meizu `parameters`). Ext is never cut: over the limit, the vendor refuses
+/// the message (`over-budget`). All limits are inclusive (SPEC 9).
+public struct FieldBudget: Sendable {
+  /// What is counted (SPEC 9 "Field budget units").
+  public enum Unit: Sendable {
+    /// UTF-8 bytes of the decoded ext string (xiaomi).
+    case extUTF8Bytes
+    /// Unicode scalars of the ext string (oppo).
+    case extScalars
+    /// Scalars of the key `ext` (3) plus those of the ext string (vivo).
+    case keyAndExtScalars
+    /// Bytes of `{"ext":"…"}` as written, canonically escaped (meizu).
+    case writtenObjectBytes
+  }
+
+  /// The vendor's own field name, for the refusal's detail.
+  public var field: StaticString
+  public var unit: Unit
+  public var limit: Int
+
+  public init(field: StaticString, unit: Unit, limit: Int) {
+    self.field = field
+    self.unit = unit
+    self.limit = limit
+  }
+
+  /// `"ext"` counted in scalars.
+  static let extKeyScalars = 3
+  /// The bytes of `{"ext":""}`: everything but the string content.
+  static let extObjectOverhead = 10
+
+  /// The size of the field carrying `ext`, in this budget's unit.
+  public func size(of ext: PushText) -> Int {
+    switch unit {
+    case .extUTF8Bytes: ext.decodedByteCount
+    case .extScalars: ext.scalarCount
+    case .keyAndExtScalars: FieldBudget.extKeyScalars + ext.scalarCount
+    case .writtenObjectBytes: FieldBudget.extObjectOverhead + ext.escapedByteCount
+    }
+  }
+
+  /// Nil when `ext` fits, else the `over-budget` refusal naming the field and the sizes.
+  public func check(_ ext: PushText, vendor: VendorID) -> VendorRefusal? {
+    let size = size(of: ext)
+    if size <= limit { return nil }
+    let unitName =
+      switch unit {
+      case .extUTF8Bytes, .writtenObjectBytes: "bytes"
+      case .extScalars, .keyAndExtScalars: "scalars"
+      }
+    return VendorRefusal(
+      reason: "over-budget",
+      detail: "\(vendor.name) \(field) is \(size) \(unitName); the limit is \(limit)")
+  }
+}

@@ -1,0 +1,149 @@
+/// A push text as a vendor writes it (title, body, ext-as-string): slices of the line on the fast
+/// path, or owned decoded bytes once a cut (or a re-serialisation) made new text.
+///
+/// Invariant: every case denotes valid UTF-8 once decoded. `.slice` / `.pieces` borrow the
+/// line's bytes (valid only while the line is rendered); `.decoded` owns its bytes, so a cut
+/// result stays alive for as long as the vendor that made it holds the value.
+///
+/// ```
+///   .pieces([ "Nickname:" | "hello" | "world" ])   concatenated, no separator (SPEC 3.1)
+///   .decoded([UTF-8 of "Nickname:hel…"])            after a cut, escaped only when written
+/// ```
+public enum PushText {
+  /// One slice of JSON string content.
+  case slice(StringSlice)
+  /// Slices concatenated with no separator (the push text, the display prefix).
+  case pieces([StringSlice])
+  /// Decoded UTF-8, written canonically escaped.
+  case decoded([UInt8])
+
+  /// Appends the canonical JSON string content (no quotes).
+  @inline(__always)
+  public func writeContent(into writer: inout JSONWriter) {
+    switch self {
+    case .slice(let slice):
+      writer.stringContent(slice)
+    case .pieces(let pieces):
+      for piece in pieces { writer.stringContent(piece) }
+    case .decoded(let bytes):
+      bytes.withUnsafeBufferPointer { writer.escapedContent($0) }
+    }
+  }
+
+  /// Appends the text as a canonical JSON string and returns the byte range of its content in
+  /// `writer` (what a budget cut replaces).
+  @discardableResult
+  public func write(into writer: inout JSONWriter) -> Range<Int> {
+    writer.byte(ASCII.quote)
+    let start = writer.count
+    writeContent(into: &writer)
+    let end = writer.count
+    writer.byte(ASCII.quote)
+    return start..<end
+  }
+
+  /// True when the text decodes to nothing.
+  public var isEmpty: Bool {
+    switch self {
+    case .slice(let slice): slice.isEmpty
+    case .pieces(let pieces): pieces.allSatisfy(\.isEmpty)
+    case .decoded(let bytes): bytes.isEmpty
+    }
+  }
+
+  /// The number of bytes as stored (escapes not decoded). Every scalar takes at least one stored
+  /// byte, so this bounds `scalarCount` from above for free.
+  public var storedByteCount: Int {
+    switch self {
+    case .slice(let slice): slice.count
+    case .pieces(let pieces): pieces.reduce(0) { $0 + $1.count }
+    case .decoded(let bytes): bytes.count
+    }
+  }
+
+  /// The number of Unicode scalars, counted without decoding unescaped text.
+  public var scalarCount: Int {
+    switch self {
+    case .slice(let slice): ScalarCount.of(slice)
+    case .pieces(let pieces): pieces.reduce(0) { $0 + ScalarCount.of($1) }
+    case .decoded(let bytes): bytes.withUnsafeBufferPointer { ScalarCount.ofUTF8($0) }
+    }
+  }
+
+  /// The decoded UTF-8 (allocates: for cuts and the slow paths).
+  public func decodedBytes() -> [UInt8] {
+    switch self {
+    case .slice(let slice):
+      return slice.decodedBytes()
+    case .pieces(let pieces):
+      var out: [UInt8] = []
+      out.reserveCapacity(storedByteCount)
+      for piece in pieces { out.append(contentsOf: piece.decodedBytes()) }
+      return out
+    case .decoded(let bytes):
+      return bytes
+    }
+  }
+
+  /// The number of decoded UTF-8 bytes.
+  public var decodedByteCount: Int {
+    switch self {
+    case .slice(let slice) where !slice.hasEscapes: slice.count
+    case .decoded(let bytes): bytes.count
+    default: decodedBytes().count
+    }
+  }
+
+  /// The length of the canonical string content (what `writeContent` appends).
+  public var escapedByteCount: Int {
+    switch self {
+    case .slice(let slice): JSONWriter.canonicalLength(slice)
+    case .pieces(let pieces): pieces.reduce(0) { $0 + JSONWriter.canonicalLength($1) }
+    case .decoded(let bytes): bytes.withUnsafeBufferPointer { JSONEscapes.escapedLength($0) }
+    }
+  }
+}
+
+/// Counting Unicode scalars of JSON string content without decoding it.
+public enum ScalarCount {
+  /// Scalars of decoded UTF-8: every byte that is not a continuation byte starts one.
+  @inline(__always)
+  public static func ofUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    var count = 0
+    for byte in bytes where byte & 0xC0 != 0x80 { count &+= 1 }
+    return count
+  }
+
+  /// Scalars of a slice: lead bytes of raw text; an escape is one scalar, a `\u` surrogate pair
+  /// is one scalar, a lone surrogate escape decodes to one U+FFFD (as `JSONEscapes.decode`).
+  public static func of(_ slice: StringSlice) -> Int {
+    let bytes = slice.rawBytes
+    if !slice.hasEscapes { return ofUTF8(bytes) }
+    var count = 0
+    var index = 0
+    let end = bytes.count
+    while index < end {
+      let byte = bytes[index]
+      if byte != ASCII.backslash || index + 1 >= end {
+        if byte & 0xC0 != 0x80 { count &+= 1 }
+        index += 1
+        continue
+      }
+      count &+= 1
+      guard bytes[index + 1] == ASCII.lowerU else {
+        index += 2
+        continue
+      }
+      let unit = JSONEscapes.hex4(bytes, index + 2)
+      index += 6
+      // A high surrogate followed by an escaped low surrogate is one scalar (12 bytes).
+      if unit >= 0xD800 && unit <= 0xDBFF && index + 6 <= end && bytes[index] == ASCII.backslash
+        && bytes[index + 1] == ASCII.lowerU
+      {
+        let low = JSONEscapes.hex4(bytes, index + 2)
+        if low >= 0xDC00 && low <= 0xDFFF { index += 6 }
+      }
+    }
+    return count
+  }
+}

@@ -1,0 +1,187 @@
+/// Apple Push Notification service (SPEC 4, 9): two payload shapes chosen by the dialect, plus
+/// VoIP (5120-byte budget) and Live Activity (the extension at the end of this file).
+///
+/// Tencent: `{"aps":{"alert":A,"badge"?,"sound"?,"mutable-content"?:1,"content-available"?:1,
+/// "interruption-level"?},"image"?,"ext"?}`, A the body string when there is neither title nor
+/// subtitle, else `{"title"?,"subtitle"?,"body"}`. Tencent apns never writes `category`.
+///
+/// Easemob: `{"aps":{"alert":{"title"?,"subtitle"?,"body"},"badge"?,"sound":S,
+/// "mutable-content"?:1,"category"?},"f","t"?,"g"?,"m"?,"e"?}`, S default `"default"`.
+struct APNs: PushVendor {
+  var id: VendorID { .apns }
+  var recipientsPerRecord: Int { VendorLimits.of(.apns).recipientsPerRecord }
+
+  func writeRecordExtras(_ notice: Notice, into writer: inout JSONWriter) {
+    if let activity = notice.apns.liveActivity {
+      // Live Activity wins over VoIP (SPEC 9).
+      writer.raw(",\"push_type\":\"liveactivity\",\"live_activity_id\":")
+      writer.string(activity.id)
+    } else if notice.apns.voip {
+      writer.raw(",\"push_type\":\"voip\"")
+    }
+  }
+
+  func renderPayload(
+    _ notice: Notice, _ context: RenderContext, part: Int, parts: Int,
+    into writer: inout JSONWriter, effects: inout RenderEffects
+  ) -> VendorRefusal? {
+    let limits = VendorLimits.of(.apns)
+    if let activity = notice.apns.liveActivity {
+      return renderLiveActivity(
+        notice, activity, context, budget: limits.payloadBytes!, into: &writer, effects: &effects)
+    }
+    let budget = notice.apns.voip ? limits.voipPayloadBytes! : limits.payloadBytes!
+    let start = writer.count
+    // `title` ← `ApnsInfo.Title`, else the notice title (Easemob: `em_push_title`).
+    let title = Notice.present(notice.apns.title) ?? Notice.present(notice.title)
+    let subtitle = Notice.present(notice.apns.subtitle)
+    // A subtitle without a title still gets the untitled body (display prefix, SPEC 9).
+    let body = notice.bodyText(titled: title != nil)
+    let bodyRange: Range<Int>
+    switch notice.dialect {
+    case .tencent:
+      bodyRange = writeTencent(notice, context, title, subtitle, body, into: &writer)
+    case .easemob:
+      bodyRange = writeEasemob(
+        notice, context, title, subtitle, body, part: part, into: &writer)
+    }
+    return ByteBudget.enforce(
+      budget, vendor: .apns, payloadStart: start, body: bodyRange, text: body, into: &writer,
+      effects: &effects)
+  }
+
+  private func writeTencent(
+    _ notice: Notice, _ context: RenderContext, _ title: StringSlice?, _ subtitle: StringSlice?,
+    _ body: PushText, into writer: inout JSONWriter
+  ) -> Range<Int> {
+    writer.raw("{\"aps\":{\"alert\":")
+    let bodyRange: Range<Int>
+    if title == nil && subtitle == nil {
+      bodyRange = body.write(into: &writer)
+    } else {
+      bodyRange = writeAlertObject(title, subtitle, body, into: &writer)
+    }
+    writer.optionalNumber(",\"badge\":", notice.badgeSet)
+    writer.optionalString(",\"sound\":", notice.sound)
+    if notice.apns.mutableContent { writer.raw(",\"mutable-content\":1") }
+    if notice.apns.contentAvailable { writer.raw(",\"content-available\":1") }
+    writer.optionalString(",\"interruption-level\":", notice.apns.interruptionLevel)
+    writer.byte(ASCII.closeBrace)
+    writer.optionalString(",\"image\":", notice.apns.image)
+    if let ext = notice.extText(context) {
+      writer.raw(",\"ext\":")
+      ext.write(into: &writer)
+    }
+    writer.byte(ASCII.closeBrace)
+    return bodyRange
+  }
+
+  private func writeEasemob(
+    _ notice: Notice, _ context: RenderContext, _ title: StringSlice?, _ subtitle: StringSlice?,
+    _ body: PushText, part: Int, into writer: inout JSONWriter
+  ) -> Range<Int> {
+    writer.raw("{\"aps\":{\"alert\":")
+    let bodyRange = writeAlertObject(title, subtitle, body, into: &writer)
+    writer.optionalNumber(",\"badge\":", notice.badgeSet)
+    writer.raw(",\"sound\":")
+    if let sound = Notice.present(notice.sound) {
+      writer.string(sound)
+    } else {
+      writer.raw("\"default\"")
+    }
+    if notice.apns.mutableContent { writer.raw(",\"mutable-content\":1") }
+    writer.optionalString(",\"category\":", notice.apns.category)
+    // `f` is always written: Easemob requires `from`; a missing sender writes "".
+    writer.raw("},\"f\":")
+    writer.string(notice.sender ?? StringSlice(""))
+    // `t` / `g`: the recipient (C2C) or group of *this* record. apns carries one recipient per
+    // record, so part p (1-based) of a C2C message is recipients[p − 1], the same id as the
+    // record's "to"; were apns records ever to hold several recipients, `t` would be the first
+    // of the record's own slice. A group message makes one record per group: part p is
+    // groups[p − 1]. Out-of-range parts fall back to the first.
+    if notice.groups.isEmpty {
+      let index = (part - 1) * recipientsPerRecord
+      let recipient =
+        notice.recipients.indices.contains(index)
+        ? notice.recipients[index] : notice.recipients.first
+      writer.optionalString(",\"t\":", recipient)
+    } else {
+      let group =
+        notice.groups.indices.contains(part - 1)
+        ? notice.groups[part - 1] : notice.groups[0]
+      writer.optionalString(",\"g\":", group)
+    }
+    writer.optionalString(",\"m\":", notice.easemobMessageID)
+    switch notice.ext {
+    case .string(let slice):
+      writer.optionalString(",\"e\":", slice)
+    case .json(let index):
+      // `extern` may be any JSON value; `e` carries it as given, re-written canonically
+      // (`null` counts as absent, SPEC 9).
+      if !context.document.isNull(index) {
+        writer.raw(",\"e\":")
+        writer.value(context.document, index)
+      }
+    case nil:
+      break
+    }
+    writer.byte(ASCII.closeBrace)
+    return bodyRange
+  }
+
+  /// `{"title"?,"subtitle"?,"body"}`; returns the range of the body's content.
+  func writeAlertObject(
+    _ title: StringSlice?, _ subtitle: StringSlice?, _ body: PushText,
+    into writer: inout JSONWriter
+  ) -> Range<Int> {
+    writer.byte(ASCII.openBrace)
+    if let title {
+      writer.raw("\"title\":")
+      writer.string(title)
+      writer.byte(ASCII.comma)
+    }
+    if let subtitle {
+      writer.raw("\"subtitle\":")
+      writer.string(subtitle)
+      writer.byte(ASCII.comma)
+    }
+    writer.raw("\"body\":")
+    let range = body.write(into: &writer)
+    writer.byte(ASCII.closeBrace)
+    return range
+  }
+}
+
+/// APNs Live Activity (`ApnsInfo.LiveActivity`, SPEC 4, 9): the record carries
+/// `"push_type":"liveactivity","live_activity_id"` and the payload is
+/// `{"aps":{"timestamp","event","content-state","dismissal-date"?,"alert":{"title"?,"body"}}}`,
+/// without subtitle, sound, badge or ext. Live Activity wins over VoIP, so the budget is the
+/// plain 4096 bytes.
+extension APNs {
+  func renderLiveActivity(
+    _ notice: Notice, _ activity: Notice.LiveActivity, _ context: RenderContext, budget: Int,
+    into writer: inout JSONWriter, effects: inout RenderEffects
+  ) -> VendorRefusal? {
+    guard let timestamp = activity.timestamp else {
+      return VendorRefusal(
+        reason: "missing-timestamp",
+        detail: "a Live Activity push needs MsgTimeStamp or MsgTime")
+    }
+    let start = writer.count
+    let title = Notice.present(notice.apns.title) ?? Notice.present(notice.title)
+    let body = notice.bodyText(titled: title != nil)
+    writer.raw("{\"aps\":{\"timestamp\":")
+    writer.raw(timestamp)
+    writer.raw(",\"event\":")
+    writer.string(activity.event)
+    writer.raw(",\"content-state\":")
+    writer.value(context.document, activity.contentState)
+    writer.optionalNumber(",\"dismissal-date\":", activity.dismissalDate)
+    writer.raw(",\"alert\":")
+    let bodyRange = writeAlertObject(title, nil, body, into: &writer)
+    writer.raw("}}")
+    return ByteBudget.enforce(
+      budget, vendor: .apns, payloadStart: start, body: bodyRange, text: body, into: &writer,
+      effects: &effects)
+  }
+}

@@ -1,0 +1,57 @@
+/// Firebase Cloud Messaging, HTTP v1 message body (SPEC 4):
+/// `{"notification":{"title"?,"body","image"?},"android":{"priority","notification":
+/// {"channel_id"?,"sound"?,"notification_count"?}},"data"?:{"ext":ext}}`.
+///
+/// `android.notification` is always written (`{}` when empty); `priority` defaults to `high`.
+struct FCM: PushVendor {
+  var id: VendorID { .fcm }
+  var recipientsPerRecord: Int { VendorLimits.of(.fcm).recipientsPerRecord }
+
+  func writeRecordExtras(_ notice: Notice, into writer: inout JSONWriter) {}
+
+  func renderPayload(
+    _ notice: Notice, _ context: RenderContext, part: Int, parts: Int,
+    into writer: inout JSONWriter, effects: inout RenderEffects
+  ) -> VendorRefusal? {
+    let start = writer.count
+    let android = notice.android
+    // notification.title ← `Title`.
+    let title = Notice.present(notice.title)
+    let body = notice.bodyText(titled: title != nil)
+    writer.raw("{\"notification\":{")
+    if let title {
+      writer.raw("\"title\":")
+      writer.string(title)
+      writer.byte(ASCII.comma)
+    }
+    writer.raw("\"body\":")
+    let bodyRange = body.write(into: &writer)
+    // notification.image ← `AndroidInfo.GoogleImage`.
+    writer.optionalString(",\"image\":", android.googleImage)
+    // android.priority ← `AndroidInfo.GooglePriority`, default `high`.
+    writer.raw("},\"android\":{\"priority\":")
+    if let priority = Notice.present(android.googlePriority) {
+      writer.string(priority)
+    } else {
+      writer.raw("\"high\"")
+    }
+    writer.raw(",\"notification\":{")
+    var first = true
+    // android.notification.channel_id ← `GoogleChannelID`; sound ← `AndroidInfo.Sound`;
+    // notification_count ← `BadgeSetNum`.
+    writer.optionalString("\"channel_id\":", android.googleChannelID, first: &first)
+    writer.optionalString("\"sound\":", android.sound, first: &first)
+    writer.optionalNumber("\"notification_count\":", notice.badgeSet, first: &first)
+    writer.raw("}}")
+    // data.ext ← ext as a string (FCM data values are strings).
+    if let ext = notice.extText(context) {
+      writer.raw(",\"data\":{\"ext\":")
+      ext.write(into: &writer)
+      writer.byte(ASCII.closeBrace)
+    }
+    writer.byte(ASCII.closeBrace)
+    return ByteBudget.enforce(
+      VendorLimits.of(.fcm).payloadBytes!, vendor: .fcm, payloadStart: start, body: bodyRange,
+      text: body, into: &writer, effects: &effects)
+  }
+}

@@ -1,0 +1,58 @@
+/// Huawei Push Kit, Android message body (SPEC 4):
+/// `{"data"?:ext,"android":{"category"?,"notification":{"title"?,"body","channel_id"?,
+/// "importance"?,"image"?,"sound"?,"default_sound"?:false,"badge"?:{"add_num"|"set_num"},
+/// "click_action":{"type":3}}}}`.
+struct Huawei: PushVendor {
+  var id: VendorID { .huawei }
+  var recipientsPerRecord: Int { VendorLimits.of(.huawei).recipientsPerRecord }
+
+  func writeRecordExtras(_ notice: Notice, into writer: inout JSONWriter) {}
+
+  func renderPayload(
+    _ notice: Notice, _ context: RenderContext, part: Int, parts: Int,
+    into writer: inout JSONWriter, effects: inout RenderEffects
+  ) -> VendorRefusal? {
+    let start = writer.count
+    let android = notice.android
+    // notification.title ← `Title` (SPEC 9: huawei titles come from `Title`).
+    let title = Notice.present(notice.title)
+    let body = notice.bodyText(titled: title != nil)
+    writer.byte(ASCII.openBrace)
+    // data ← ext as a string.
+    if let ext = notice.extText(context) {
+      writer.raw("\"data\":")
+      ext.write(into: &writer)
+      writer.byte(ASCII.comma)
+    }
+    writer.raw("\"android\":{")
+    // android.category ← `HuaWeiCategory`.
+    if let category = Notice.present(android.huaweiCategory) {
+      writer.raw("\"category\":")
+      writer.string(category)
+      writer.byte(ASCII.comma)
+    }
+    writer.raw("\"notification\":{")
+    if let title {
+      writer.raw("\"title\":")
+      writer.string(title)
+      writer.byte(ASCII.comma)
+    }
+    writer.raw("\"body\":")
+    let bodyRange = body.write(into: &writer)
+    // channel_id ← `HuaWeiChannelID`; importance ← `HuaWeiImportance`; image ← `HuaWeiImage`.
+    writer.optionalString(",\"channel_id\":", android.huaweiChannelID)
+    writer.optionalString(",\"importance\":", android.huaweiImportance)
+    writer.optionalString(",\"image\":", android.huaweiImage)
+    // sound ← `AndroidInfo.Sound`, then `default_sound:false` so the custom sound plays.
+    if let sound = Notice.present(android.sound) {
+      writer.raw(",\"sound\":")
+      writer.string(sound)
+      writer.raw(",\"default_sound\":false")
+    }
+    writer.badge(notice, set: "\"set_num\":", add: "\"add_num\":")
+    writer.raw(",\"click_action\":{\"type\":3}}}}")
+    return ByteBudget.enforce(
+      VendorLimits.of(.huawei).payloadBytes!, vendor: .huawei, payloadStart: start,
+      body: bodyRange, text: body, into: &writer, effects: &effects)
+  }
+}

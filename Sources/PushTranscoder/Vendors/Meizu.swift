@@ -1,0 +1,40 @@
+/// Meizu Push (SPEC 4):
+/// `{"noticeBarInfo":{"title","content","noticeMsgType"?},"clickTypeInfo":{"clickType":0,
+/// "parameters"?:{"ext":ext}}}`.
+///
+/// Title (required: `Title`, else the fallback title) and content are capped at 32 / 100
+/// scalars; `parameters` may take at most 1000 bytes as written (`{"ext":"…"}`, canonically
+/// escaped) and is never cut.
+struct Meizu: PushVendor {
+  var id: VendorID { .meizu }
+  var recipientsPerRecord: Int { VendorLimits.of(.meizu).recipientsPerRecord }
+
+  func writeRecordExtras(_ notice: Notice, into writer: inout JSONWriter) {}
+
+  func renderPayload(
+    _ notice: Notice, _ context: RenderContext, part: Int, parts: Int,
+    into writer: inout JSONWriter, effects: inout RenderEffects
+  ) -> VendorRefusal? {
+    let texts: CappedTexts
+    switch notice.cappedTexts(
+      VendorLimits.of(.meizu), vendor: .meizu, context: context, effects: &effects)
+    {
+    case .success(let value): texts = value
+    case .failure(let refusal): return refusal
+    }
+    writer.raw("{\"noticeBarInfo\":{\"title\":")
+    texts.title.write(into: &writer)
+    writer.raw(",\"content\":")
+    texts.body.write(into: &writer)
+    // noticeMsgType ← `MeiZuNoticeMsgType`.
+    writer.optionalNumber(",\"noticeMsgType\":", notice.android.meizuNoticeMsgType)
+    writer.raw("},\"clickTypeInfo\":{\"clickType\":0")
+    if let ext = texts.ext {
+      writer.raw(",\"parameters\":{\"ext\":")
+      ext.write(into: &writer)
+      writer.byte(ASCII.closeBrace)
+    }
+    writer.raw("}}")
+    return nil
+  }
+}

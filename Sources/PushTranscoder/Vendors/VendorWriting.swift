@@ -1,0 +1,132 @@
+/// Helpers shared by the vendor renderers: optional keys, title and body selection, ext as a
+/// string, and the caps of the four capped vendors (SPEC 4, 5, 9).
+///
+/// Keys are written as static JSON text with their leading comma (`,"sound":`), so a vendor file
+/// reads like its payload shape. "Only values that are present and non-empty are written": an
+/// empty string counts as absent; numbers (0 included) are written when present.
+extension JSONWriter {
+  /// Writes `key` and `value` as a string when `value` is present and non-empty.
+  @inline(__always)
+  mutating func optionalString(_ key: StaticString, _ value: StringSlice?) {
+    guard let value, !value.isEmpty else { return }
+    raw(key)
+    string(value)
+  }
+
+  /// Writes `key` and the number lexeme when present.
+  @inline(__always)
+  mutating func optionalNumber(_ key: StaticString, _ lexeme: UnsafeBufferPointer<UInt8>?) {
+    guard let lexeme else { return }
+    raw(key)
+    raw(lexeme)
+  }
+
+  /// Writes `key` (without a leading comma) and `value` inside an object whose members are all
+  /// optional: a comma precedes every member but the first.
+  mutating func optionalString(_ key: StaticString, _ value: StringSlice?, first: inout Bool) {
+    guard let value, !value.isEmpty else { return }
+    if !first { byte(ASCII.comma) }
+    first = false
+    raw(key)
+    string(value)
+  }
+
+  /// The number form of `optionalString(_:_:first:)`.
+  mutating func optionalNumber(
+    _ key: StaticString, _ lexeme: UnsafeBufferPointer<UInt8>?, first: inout Bool
+  ) {
+    guard let lexeme else { return }
+    if !first { byte(ASCII.comma) }
+    first = false
+    raw(key)
+    raw(lexeme)
+  }
+
+  /// Writes `,"badge":{set:N}` or `,"badge":{add:N}`: set beats add (SPEC 9).
+  mutating func badge(_ notice: Notice, set setKey: StaticString, add addKey: StaticString) {
+    if let value = notice.badgeSet {
+      raw(",\"badge\":{")
+      raw(setKey)
+      raw(value)
+      byte(ASCII.closeBrace)
+    } else if let value = notice.badgeAdd {
+      raw(",\"badge\":{")
+      raw(addKey)
+      raw(value)
+      byte(ASCII.closeBrace)
+    }
+  }
+}
+
+/// The title, body and ext of a capped vendor, after the caps (SPEC 5 step 1).
+struct CappedTexts {
+  var title: PushText
+  var body: PushText
+  var ext: PushText?
+}
+
+extension Notice {
+  /// `value` when present and non-empty.
+  @inline(__always)
+  static func present(_ value: StringSlice?) -> StringSlice? {
+    guard let value, !value.isEmpty else { return nil }
+    return value
+  }
+
+  /// The body for a payload with or without a title: `body`, or `untitledBody` (which carries
+  /// the display prefix) when the payload has no title (SPEC 3.1, 3.2).
+  func bodyText(titled: Bool) -> PushText {
+    let pieces = titled ? body : untitledBody
+    return pieces.count == 1 ? .slice(pieces[0]) : .pieces(pieces)
+  }
+
+  /// The title of the vendors that require one (SPEC 4): `preferred`, else `title`, else the
+  /// fallback (nickname, group name, or `--default-title`).
+  func requiredTitle(preferring preferred: StringSlice? = nil) -> StringSlice {
+    Notice.present(preferred) ?? Notice.present(title) ?? fallbackTitle
+  }
+
+  /// ext as the string the vendors other than Easemob apns `e` carry: the string itself, or for
+  /// a JSON value its canonical JSON text (SPEC 9). Nil when absent or empty.
+  func extText(_ context: RenderContext) -> PushText? {
+    switch ext {
+    case nil:
+      return nil
+    case .string(let slice):
+      return slice.isEmpty ? nil : .slice(slice)
+    case .json(let index):
+      let document = context.document
+      if document.kind(index) == .string {
+        let slice = document.string(index)
+        return slice.isEmpty ? nil : .slice(slice)
+      }
+      if document.kind(index) == .null { return nil }
+      var text = JSONWriter(capacity: 256)
+      text.value(document, index)
+      return .decoded(text.bytes)
+    }
+  }
+
+  /// Title, body and ext of a capped vendor (xiaomi, oppo, vivo, meizu): checks the ext field
+  /// budget first (ext is never cut), then cuts title and body to the scalar caps. Effects are
+  /// recorded only when the vendor will render.
+  func cappedTexts(
+    _ limits: VendorLimits, vendor: VendorID, context: RenderContext,
+    effects: inout RenderEffects
+  ) -> Result<CappedTexts, VendorRefusal> {
+    let ext = extText(context)
+    if let ext, let budget = limits.extField, let refusal = budget.check(ext, vendor: vendor) {
+      return .failure(refusal)
+    }
+    var texts = CappedTexts(title: .slice(requiredTitle()), body: bodyText(titled: true), ext: ext)
+    if let cap = limits.titleScalars, let cut = TextCut.capped(texts.title, scalars: cap) {
+      texts.title = cut
+      effects.titleCut = true
+    }
+    if let cap = limits.bodyScalars, let cut = TextCut.capped(texts.body, scalars: cap) {
+      texts.body = cut
+      effects.bodyCut = true
+    }
+    return .success(texts)
+  }
+}

@@ -1,0 +1,93 @@
+/// vivo Push (SPEC 4, 9):
+/// `{"title","content","notifyType","classification"?,"category"?,"skipType":1,
+/// "clientCustomMap"?:{"ext":ext},"requestId"}`.
+///
+/// Title (required: `Title`, else the fallback title) and content are capped at 40 / 100
+/// scalars; `clientCustomMap` may count at most 1024 scalars, key `ext` (3) included, and is
+/// never cut. `notifyType` defaults to 4.
+struct Vivo: PushVendor {
+  var id: VendorID { .vivo }
+  var recipientsPerRecord: Int { VendorLimits.of(.vivo).recipientsPerRecord }
+
+  func writeRecordExtras(_ notice: Notice, into writer: inout JSONWriter) {}
+
+  func renderPayload(
+    _ notice: Notice, _ context: RenderContext, part: Int, parts: Int,
+    into writer: inout JSONWriter, effects: inout RenderEffects
+  ) -> VendorRefusal? {
+    let limits = VendorLimits.of(.vivo)
+    let texts: CappedTexts
+    switch notice.cappedTexts(limits, vendor: .vivo, context: context, effects: &effects) {
+    case .success(let value): texts = value
+    case .failure(let refusal): return refusal
+    }
+    let android = notice.android
+    writer.raw("{\"title\":")
+    texts.title.write(into: &writer)
+    writer.raw(",\"content\":")
+    texts.body.write(into: &writer)
+    // notifyType ← `VIVONotifyType`, default 4.
+    writer.raw(",\"notifyType\":")
+    if let notifyType = android.vivoNotifyType {
+      writer.raw(notifyType)
+    } else {
+      writer.byte(ASCII.zero + 4)
+    }
+    // classification ← `VIVOClassification`; category ← `VIVOCategory`.
+    writer.optionalNumber(",\"classification\":", android.vivoClassification)
+    writer.optionalString(",\"category\":", android.vivoCategory)
+    writer.raw(",\"skipType\":1")
+    if let ext = texts.ext {
+      writer.raw(",\"clientCustomMap\":{\"ext\":")
+      ext.write(into: &writer)
+      writer.byte(ASCII.closeBrace)
+    }
+    writer.raw(",\"requestId\":")
+    Vivo.writeRequestID(
+      notice, part: part, parts: parts, maxBytes: limits.requestIDBytes!, into: &writer)
+    writer.byte(ASCII.closeBrace)
+    return nil
+  }
+
+  /// `requestId` ← the key, else `h` + 16 lower-case hex digits of the line's FNV-1a hash
+  /// (SPEC 9). With several vivo records, `-<part>` follows a base cut at a scalar boundary
+  /// (no `…`) so that the whole fits in `maxBytes`; a single record's base is cut the same way.
+  ///
+  /// Bytes are those of the decoded UTF-8 value (what vivo stores), not of its JSON escapes.
+  static func writeRequestID(
+    _ notice: Notice, part: Int, parts: Int, maxBytes: Int, into writer: inout JSONWriter
+  ) {
+    var suffix: [UInt8] = []
+    if parts > 1 {
+      suffix.append(ASCII.minus)
+      suffix.append(contentsOf: String(part).utf8)
+    }
+    let room = maxBytes - suffix.count
+    writer.byte(ASCII.quote)
+    if let key = Notice.present(notice.key) {
+      if !key.hasEscapes {
+        // The fast path: raw content is the decoded value and already canonical.
+        let length = TextCut.scalarPrefixLength(key.rawBytes, maxBytes: room)
+        writer.raw(UnsafeBufferPointer(rebasing: key.rawBytes[..<length]))
+      } else {
+        let decoded = key.decodedBytes()
+        decoded.withUnsafeBufferPointer { bytes in
+          let length = TextCut.scalarPrefixLength(bytes, maxBytes: room)
+          writer.escapedContent(UnsafeBufferPointer(rebasing: bytes[..<length]))
+        }
+      }
+    } else {
+      // `h` + 16 hex digits is 17 ASCII bytes; cut like a key in case the limit is ever lower.
+      var hashed: [UInt8] = [UInt8(ascii: "h")]
+      let digits: StaticString = "0123456789abcdef"
+      for shift in stride(from: 60, through: 0, by: -4) {
+        hashed.append(digits.utf8Start[Int((notice.lineHash >> UInt64(shift)) & 0xF)])
+      }
+      hashed.withUnsafeBufferPointer { bytes in
+        writer.raw(UnsafeBufferPointer(rebasing: bytes[..<min(bytes.count, max(room, 0))]))
+      }
+    }
+    suffix.withUnsafeBufferPointer { writer.raw($0) }
+    writer.byte(ASCII.quote)
+  }
+}

@@ -1,0 +1,42 @@
+/// Xiaomi Push (SPEC 4):
+/// `{"title","description","payload"?:ext,"pass_through":0,"notify_type":-1,
+/// "extra"?:{"channel_id"}}`.
+///
+/// Title (required: `Title`, else the fallback title) and description are capped at 49 / 127
+/// scalars; `payload` (ext) may hold at most 4096 UTF-8 bytes and is never cut.
+struct Xiaomi: PushVendor {
+  var id: VendorID { .xiaomi }
+  var recipientsPerRecord: Int { VendorLimits.of(.xiaomi).recipientsPerRecord }
+
+  func writeRecordExtras(_ notice: Notice, into writer: inout JSONWriter) {}
+
+  func renderPayload(
+    _ notice: Notice, _ context: RenderContext, part: Int, parts: Int,
+    into writer: inout JSONWriter, effects: inout RenderEffects
+  ) -> VendorRefusal? {
+    let texts: CappedTexts
+    switch notice.cappedTexts(
+      VendorLimits.of(.xiaomi), vendor: .xiaomi, context: context, effects: &effects)
+    {
+    case .success(let value): texts = value
+    case .failure(let refusal): return refusal
+    }
+    writer.raw("{\"title\":")
+    texts.title.write(into: &writer)
+    writer.raw(",\"description\":")
+    texts.body.write(into: &writer)
+    if let ext = texts.ext {
+      writer.raw(",\"payload\":")
+      ext.write(into: &writer)
+    }
+    writer.raw(",\"pass_through\":0,\"notify_type\":-1")
+    // extra.channel_id ← `XiaoMiChannelID`.
+    if let channel = Notice.present(notice.android.xiaomiChannelID) {
+      writer.raw(",\"extra\":{\"channel_id\":")
+      writer.string(channel)
+      writer.byte(ASCII.closeBrace)
+    }
+    writer.byte(ASCII.closeBrace)
+    return nil
+  }
+}

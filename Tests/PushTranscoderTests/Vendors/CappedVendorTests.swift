@@ -1,0 +1,190 @@
+import Testing
+
+@testable import PushTranscoder
+
+/// xiaomi, oppo, vivo and meizu: required titles, scalar caps, budgets on the ext field.
+@Suite("Vendor xiaomi oppo vivo meizu")
+struct CappedVendorTests {
+  let fullAndroid =
+    #""android":{"xiaomiChannelID":"xc","oppoChannelID":"oc","oppoCategory":"IM","oppoNotifyLevel":2,"vivoCategory":"IM","vivoClassification":0,"vivoNotifyType":1,"meizuNoticeMsgType":1}"#
+
+  @Test func minimalPayloadsUseFallbackTitleAndUnprefixedBody() {
+    let line = #"{"key":"k1","body":"b","untitled":"n:b"}"#
+    #expect(
+      NoticeFixture.payload(.xiaomi, line)
+        == #"{"title":"New message","description":"b","pass_through":0,"notify_type":-1}"#)
+    #expect(
+      NoticeFixture.payload(.oppo, line)
+        == #"{"title":"New message","content":"b","click_action_type":0}"#)
+    #expect(
+      NoticeFixture.payload(.vivo, line)
+        == #"{"title":"New message","content":"b","notifyType":4,"skipType":1,"requestId":"k1"}"#)
+    #expect(
+      NoticeFixture.payload(.meizu, line)
+        == #"{"noticeBarInfo":{"title":"New message","content":"b"},"clickTypeInfo":{"clickType":0}}"#
+    )
+  }
+
+  @Test func everyOptionalKeyInOrder() {
+    let line = #"{"key":"k1","title":"T","body":"b","untitled":"n:b","ext":"e",\#(fullAndroid)}"#
+    #expect(
+      NoticeFixture.payload(.xiaomi, line)
+        == #"{"title":"T","description":"b","payload":"e","pass_through":0,"notify_type":-1,"extra":{"channel_id":"xc"}}"#
+    )
+    #expect(
+      NoticeFixture.payload(.oppo, line)
+        == #"{"title":"T","content":"b","channel_id":"oc","category":"IM","notify_level":2,"click_action_type":0,"action_parameters":"e"}"#
+    )
+    #expect(
+      NoticeFixture.payload(.vivo, line)
+        == #"{"title":"T","content":"b","notifyType":1,"classification":0,"category":"IM","skipType":1,"clientCustomMap":{"ext":"e"},"requestId":"k1"}"#
+    )
+    #expect(
+      NoticeFixture.payload(.meizu, line)
+        == #"{"noticeBarInfo":{"title":"T","content":"b","noticeMsgType":1},"clickTypeInfo":{"clickType":0,"parameters":{"ext":"e"}}}"#
+    )
+  }
+
+  @Test func extJSONIsCarriedAsItsCanonicalText() {
+    let line = #"{"body":"b","extJSON":{"a" : {"b":"\u00e9\n"}}}"#
+    #expect(
+      NoticeFixture.payload(.xiaomi, line)
+        == #"{"title":"New message","description":"b","payload":"{\"a\":{\"b\":\"é\\n\"}}","pass_through":0,"notify_type":-1}"#
+    )
+  }
+
+  static let caps: [(VendorID, [StaticString], [StaticString])] = [
+    (.xiaomi, ["title"], ["description"]),
+    (.oppo, ["title"], ["content"]),
+    (.vivo, ["title"], ["content"]),
+    (.meizu, ["noticeBarInfo", "title"], ["noticeBarInfo", "content"]),
+  ]
+
+  @Test(arguments: caps)
+  func capsAtOneBelowAndOneAbove(
+    _ vendor: VendorID, _ titlePath: [StaticString], _ bodyPath: [StaticString]
+  ) {
+    let limits = VendorLimits.of(vendor)
+    for (cap, isTitle) in [(limits.titleScalars!, true), (limits.bodyScalars!, false)] {
+      for count in [cap - 1, cap, cap + 1] {
+        let text = String(repeating: "中", count: count)
+        let line = isTitle ? #"{"title":"\#(text)","body":"b"}"# : #"{"body":"\#(text)"}"#
+        let rendered = NoticeFixture.render(vendor, line)
+        let written = TestJSON.string(rendered.payloadBytes, isTitle ? titlePath : bodyPath)
+        let cut = isTitle ? rendered.effects.titleCut : rendered.effects.bodyCut
+        if count <= cap {
+          #expect(written == text && !cut, "\(vendor) \(count)")
+        } else {
+          #expect(written == String(repeating: "中", count: cap - 1) + "…", "\(vendor)")
+          #expect(cut)
+        }
+      }
+    }
+  }
+
+  @Test func fallbackTitleIsCappedToo() {
+    let title = String(repeating: "x", count: 40)
+    let rendered = NoticeFixture.render(.meizu, #"{"fallback":"\#(title)","body":"b"}"#)
+    #expect(rendered.effects.titleCut)
+    #expect(
+      TestJSON.string(rendered.payloadBytes, ["noticeBarInfo", "title"])
+        == String(repeating: "x", count: 31) + "…")
+  }
+
+  @Test func capCutKeepsAZWJFamilyWhole() {
+    // 98 + 👨‍👩‍👧 (5 scalars) = 103 > 100: the family does not fit in 99 scalars.
+    let text = String(repeating: "a", count: 98) + "👨‍👩‍👧"
+    let rendered = NoticeFixture.render(.vivo, #"{"body":"\#(text)"}"#)
+    #expect(
+      TestJSON.string(rendered.payloadBytes, ["content"]) == String(repeating: "a", count: 98)
+        + "…")
+  }
+
+  static let fieldBudgets: [(VendorID, String, String, Bool)] = [
+    // xiaomi: UTF-8 bytes of ext ≤ 4096 (1365 × 3 + 1 = 4096).
+    (.xiaomi, String(repeating: "中", count: 1365) + "a", "b", true),
+    (.xiaomi, String(repeating: "中", count: 1365) + "ab", "", false),
+    // oppo: scalars of ext ≤ 4000, whatever their bytes.
+    (.oppo, String(repeating: "中", count: 4000), "", true),
+    (.oppo, String(repeating: "中", count: 4001), "", false),
+    // vivo: 3 + scalars of ext ≤ 1024.
+    (.vivo, String(repeating: "é", count: 1021), "", true),
+    (.vivo, String(repeating: "é", count: 1022), "", false),
+    // meizu: {"ext":"…"} as written ≤ 1000; `"` is written as 2 bytes.
+    (.meizu, String(repeating: "a", count: 990), "", true),
+    (.meizu, String(repeating: "a", count: 991), "", false),
+    (.meizu, String(repeating: "\"", count: 495), "", true),
+    (.meizu, String(repeating: "\"", count: 495) + "a", "", false),
+  ]
+
+  @Test(arguments: fieldBudgets)
+  func extFieldBudgetsAreInclusiveAndNeverCut(
+    _ vendor: VendorID, _ ext: String, _ unused: String, _ fits: Bool
+  ) {
+    let line = #"{"body":"b","ext":\#(TestJSON.literal(ext))}"#
+    let rendered = NoticeFixture.render(vendor, line)
+    if fits {
+      #expect(rendered.refusal == nil)
+      #expect(rendered.payload!.contains(TestJSON.literal(ext)))
+    } else {
+      #expect(rendered.refusal?.reason == "over-budget")
+      #expect(!rendered.effects.titleCut && !rendered.effects.bodyCut)
+    }
+  }
+
+  @Test func meizuWrittenBytesMatchTheMeasuredSize() {
+    let ext = "q\"\\\n\u{1}é"
+    let rendered = NoticeFixture.render(.meizu, #"{"body":"b","ext":\#(TestJSON.literal(ext))}"#)
+    let payload = rendered.payloadBytes
+    let marker = Array(#","parameters":"#.utf8)
+    let start =
+      (0...(payload.count - marker.count)).first {
+        Array(payload[$0..<$0 + marker.count]) == marker
+      }! + marker.count
+    // The payload ends with the parameters object, then `}}`.
+    let written = payload[start..<payload.count - 2]
+    let measured = FieldBudget(field: "parameters", unit: .writtenObjectBytes, limit: 1000)
+      .size(of: .decoded(Array(ext.utf8)))
+    #expect(written.count == measured)
+  }
+
+  @Test func vivoRequestIDFromTheHashWhenThereIsNoKey() {
+    let line = #"{"body":"b","hash":255}"#
+    #expect(NoticeFixture.payload(.vivo, line).hasSuffix(#""requestId":"h00000000000000ff"}"#))
+    #expect(
+      NoticeFixture.payload(.vivo, line, part: 2, parts: 3)
+        .hasSuffix(#""requestId":"h00000000000000ff-2"}"#))
+    let hashed = NoticeFixture.render(.vivo, #"{"body":"b"}"#)
+    let expected = #"{"body":"b"}"#.utf8.withContiguousStorageIfAvailable { FNV1a.hash($0) }!
+    let hex = String(expected, radix: 16)
+    #expect(
+      TestJSON.string(hashed.payloadBytes, ["requestId"])
+        == "h" + String(repeating: "0", count: 16 - hex.count) + hex)
+  }
+
+  @Test func vivoRequestIDIsCutTo64BytesAndSuffixed() {
+    let key = String(repeating: "k", count: 70)
+    let one = NoticeFixture.render(.vivo, #"{"key":"\#(key)","body":"b"}"#)
+    #expect(TestJSON.string(one.payloadBytes, ["requestId"]) == String(repeating: "k", count: 64))
+    let tenth = NoticeFixture.render(.vivo, #"{"key":"\#(key)","body":"b"}"#, part: 10, parts: 12)
+    #expect(
+      TestJSON.string(tenth.payloadBytes, ["requestId"])
+        == String(repeating: "k", count: 61) + "-10")
+    let short = NoticeFixture.render(.vivo, #"{"key":"k1","body":"b"}"#, part: 1, parts: 2)
+    #expect(TestJSON.string(short.payloadBytes, ["requestId"]) == "k1-1")
+  }
+
+  @Test func vivoRequestIDCutsAtAScalarBoundaryInRawAndEscapedForms() {
+    // 63 + 2 bytes: é would straddle byte 64, so it goes whole; no `…`.
+    let key = String(repeating: "a", count: 63) + "é"
+    for form in [TestJSON.literal(key), TestJSON.literal(key, escapeAll: true)] {
+      let rendered = NoticeFixture.render(.vivo, #"{"key":\#(form),"body":"b"}"#)
+      #expect(
+        TestJSON.string(rendered.payloadBytes, ["requestId"]) == String(repeating: "a", count: 63))
+      let split = NoticeFixture.render(.vivo, #"{"key":\#(form),"body":"b"}"#, part: 2, parts: 2)
+      #expect(
+        TestJSON.string(split.payloadBytes, ["requestId"])
+          == String(repeating: "a", count: 62) + "-2")
+    }
+  }
+}
