@@ -122,10 +122,10 @@ enum EasemobReader {
       notice.body = bodies.pieces
       switch options.display {
       case .summary:
-        notice.untitledBody = PushText.easemobSummary(
+        notice.untitledBody = NoticeText.easemobSummary(
           bodies.pieces, name: directory.nickname(of: sender) ?? sender)
       case .banner:
-        notice.untitledBody = [PushText.banner(options.locale)]
+        notice.untitledBody = [NoticeText.banner(options.locale)]
       }
     }
     notice.lineHash = FNV1a.hash(line)
@@ -141,23 +141,23 @@ enum EasemobReader {
   /// One body `{type, msg?...}` (export `payload.bodies[i]`, REST `msg`).
   private static func readBody(
     _ fields: FieldReader, _ body: Int, _ path: @autoclosure () -> String,
-    locale: PushText.Locale, into bodies: inout Bodies
+    locale: NoticeText.Locale, into bodies: inout Bodies
   ) throws {
     let type = try fields.requiredString(body, "type", path())
     if type.equals("txt") {
       bodies.pieces.append(try fields.requiredString(body, "msg", path()))
     } else if type.equals("img") {
-      bodies.pieces.append(PushText.image(locale))
+      bodies.pieces.append(NoticeText.image(locale))
     } else if type.equals("loc") {
-      bodies.pieces.append(PushText.location(locale))
+      bodies.pieces.append(NoticeText.location(locale))
     } else if type.equals("audio") {
-      bodies.pieces.append(PushText.voice(locale))
+      bodies.pieces.append(NoticeText.voice(locale))
     } else if type.equals("video") {
-      bodies.pieces.append(PushText.video(locale))
+      bodies.pieces.append(NoticeText.video(locale))
     } else if type.equals("file") {
-      bodies.pieces.append(PushText.file(locale))
+      bodies.pieces.append(NoticeText.file(locale))
     } else if type.equals("custom") {
-      bodies.pieces.append(PushText.custom(locale))
+      bodies.pieces.append(NoticeText.custom(locale))
     } else if type.equals("cmd") {
       bodies.hasCommand = true
     }

@@ -28,7 +28,7 @@ public struct MessageOptions: @unchecked Sendable {
     if let defaultTitle, !defaultTitle.isEmpty {
       self.defaultTitle = arena.slice(of: defaultTitle)
     } else {
-      self.defaultTitle = PushText.defaultTitle(locale)
+      self.defaultTitle = NoticeText.defaultTitle(locale)
     }
   }
 }

@@ -103,7 +103,7 @@ enum TencentReader {
     } else {
       notice.body = elements.pieces
       let directory = options.directory
-      notice.untitledBody = PushText.tencentDisplay(
+      notice.untitledBody = NoticeText.tencentDisplay(
         elements.pieces, nickname: sender.flatMap { directory.nickname(of: $0) },
         groupName: groupID.flatMap { directory.groupName(of: $0) })
     }
@@ -121,7 +121,7 @@ enum TencentReader {
     return .notice(notice)
   }
 
-  private static func readElements(_ fields: FieldReader, _ body: Int, locale: PushText.Locale)
+  private static func readElements(_ fields: FieldReader, _ body: Int, locale: NoticeText.Locale)
     throws -> Elements
   {
     let document = fields.document
@@ -170,14 +170,14 @@ enum TencentReader {
   }
 
   /// The placeholder of a non-text, non-custom element type, or nil for an unknown type.
-  private static func placeholder(_ type: StringSlice, _ locale: PushText.Locale) -> StringSlice? {
-    if type.equals("TIMImageElem") { return PushText.image(locale) }
-    if type.equals("TIMFaceElem") { return PushText.face(locale) }
-    if type.equals("TIMSoundElem") { return PushText.voice(locale) }
-    if type.equals("TIMLocationElem") { return PushText.location(locale) }
-    if type.equals("TIMFileElem") { return PushText.file(locale) }
-    if type.equals("TIMVideoFileElem") { return PushText.video(locale) }
-    if type.equals("TIMRelayElem") { return PushText.chatHistory(locale) }
+  private static func placeholder(_ type: StringSlice, _ locale: NoticeText.Locale) -> StringSlice? {
+    if type.equals("TIMImageElem") { return NoticeText.image(locale) }
+    if type.equals("TIMFaceElem") { return NoticeText.face(locale) }
+    if type.equals("TIMSoundElem") { return NoticeText.voice(locale) }
+    if type.equals("TIMLocationElem") { return NoticeText.location(locale) }
+    if type.equals("TIMFileElem") { return NoticeText.file(locale) }
+    if type.equals("TIMVideoFileElem") { return NoticeText.video(locale) }
+    if type.equals("TIMRelayElem") { return NoticeText.chatHistory(locale) }
     return nil
   }
 

@@ -113,7 +113,8 @@ public struct LineProcessor {
         payload.truncate(to: 0)
         var partEffects = RenderEffects()
         if let refusal = vendor.renderPayload(
-          notice, context, part: part, parts: parts, into: &payload, effects: &partEffects)
+          notice.forRecord(part: part), context, part: part, parts: parts, into: &payload,
+          effects: &partEffects)
         {
           output.main.truncate(to: recordStart)
           let reason = RejectReason(name: refusal.reason) ?? .overBudget
@@ -235,4 +236,16 @@ public struct LineProcessor {
 extension RecordRef {
   /// The `vendor` value of reject records in `ChunkOutput.refs`.
   public static let rejectVendor: UInt8 = 255
+}
+
+extension Notice {
+  /// The notice as one record sees it: a group record's fallback title is that group's name
+  /// (an Easemob REST send to several groups names each group).
+  @inline(__always)
+  func forRecord(part: Int) -> Notice {
+    guard groups.count > 1, part - 1 < fallbackTitles.count else { return self }
+    var copy = self
+    copy.fallbackTitle = fallbackTitles[part - 1]
+    return copy
+  }
 }

@@ -2,40 +2,40 @@ import Testing
 
 @testable import PushTranscoder
 
-@Suite struct PushTextTests {
+@Suite struct NoticeTextTests {
   private let body = [StringSlice("a"), StringSlice("[Image]")]
 
   @Test func tencentDisplayForms() {
     let nick = StringSlice("Nick")
     let group = StringSlice("Team")
-    #expect(text(PushText.tencentDisplay(body, nickname: nick, groupName: nil)) == "Nick:a[Image]")
+    #expect(text(NoticeText.tencentDisplay(body, nickname: nick, groupName: nil)) == "Nick:a[Image]")
     #expect(
-      text(PushText.tencentDisplay(body, nickname: nick, groupName: group))
+      text(NoticeText.tencentDisplay(body, nickname: nick, groupName: group))
         == "Nick(Team):a[Image]")
     #expect(
-      text(PushText.tencentDisplay(body, nickname: nil, groupName: group)) == "(Team):a[Image]")
-    #expect(text(PushText.tencentDisplay(body, nickname: nil, groupName: nil)) == "a[Image]")
+      text(NoticeText.tencentDisplay(body, nickname: nil, groupName: group)) == "(Team):a[Image]")
+    #expect(text(NoticeText.tencentDisplay(body, nickname: nil, groupName: nil)) == "a[Image]")
   }
 
   @Test func easemobSummary() {
-    #expect(text(PushText.easemobSummary(body, name: StringSlice("u1"))) == "u1:a[Image]")
+    #expect(text(NoticeText.easemobSummary(body, name: StringSlice("u1"))) == "u1:a[Image]")
   }
 
   @Test func literalsNeedNoEscaping() {
     for locale in [MessageOptions.Locale.en, .zh] {
       let all = [
-        PushText.location(locale), PushText.face(locale), PushText.voice(locale),
-        PushText.image(locale), PushText.file(locale), PushText.video(locale),
-        PushText.chatHistory(locale), PushText.custom(locale), PushText.banner(locale),
-        PushText.defaultTitle(locale),
+        NoticeText.location(locale), NoticeText.face(locale), NoticeText.voice(locale),
+        NoticeText.image(locale), NoticeText.file(locale), NoticeText.video(locale),
+        NoticeText.chatHistory(locale), NoticeText.custom(locale), NoticeText.banner(locale),
+        NoticeText.defaultTitle(locale),
       ]
       for slice in all {
         #expect(!slice.hasEscapes)
         #expect(JSONWriter.canonicalLength(slice) == slice.count)
       }
     }
-    #expect(PushText.banner(.zh).decodedString() == "您有一条新消息")
-    #expect(PushText.defaultTitle(.en).decodedString() == "New message")
+    #expect(NoticeText.banner(.zh).decodedString() == "您有一条新消息")
+    #expect(NoticeText.defaultTitle(.en).decodedString() == "New message")
   }
 
   @Test func defaultTitleOptionIsStoredCanonically() {

@@ -3,7 +3,7 @@
 ///
 /// Every text is a `StaticString`, so a placeholder in a notice is a `StringSlice` of the program
 /// image: no copy, no allocation. None contains a character that JSON escapes.
-public enum PushText {
+public enum NoticeText {
   public typealias Locale = MessageOptions.Locale
 
   /// `TIMLocationElem`, Easemob `loc`.
