@@ -11,12 +11,17 @@ struct PushTranscode: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "push-transcode",
     abstract: "Turn chat message logs (NDJSON) into vendor-ready offline-push payloads.",
-    version: BuildInfo.versionLine,
     subcommands: [Transcode.self, Validate.self],
     defaultSubcommand: Transcode.self)
 
   /// Runs the command; usage errors print one line and exit 64 (SPEC 6.7).
   static func main() {
+    // `--version` is answered here, not through the parser's configuration, so the build id
+    // (a hash of the executable) is computed only when asked for.
+    if CommandLine.arguments.dropFirst().contains("--version") {
+      print(BuildInfo.versionLine)
+      Glibc.exit(0)
+    }
     do {
       var command = try parseAsRoot()
       try command.run()

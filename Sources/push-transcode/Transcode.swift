@@ -99,6 +99,9 @@ struct Transcode: ParsableCommand {
   @Flag(help: "Replace the batches of an existing output directory.")
   var force = false
 
+  @Flag(help: "Print the version and build id (a hash of the executable), then exit.")
+  var version = false
+
   func validate() throws {
     _ = try parsedVendors()
     if let level {
