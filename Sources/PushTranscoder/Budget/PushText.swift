@@ -85,6 +85,38 @@ public enum PushText {
     }
   }
 
+  /// The decoded UTF-8 of at most the first `limit` scalars (a cut needs only a prefix: a
+  /// grapheme boundary depends on the scalars before it and the one after it, UAX #29).
+  public func decodedPrefix(scalars limit: Int) -> [UInt8] {
+    var out: [UInt8] = []
+    var remaining = limit
+    func take(_ decoded: UnsafeBufferPointer<UInt8>) {
+      var end = 0
+      while end < decoded.count {
+        if decoded[end] & 0xC0 != 0x80 {
+          if remaining == 0 { break }
+          remaining -= 1
+        }
+        end += 1
+      }
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: decoded[..<end]))
+    }
+    func take(_ slice: StringSlice) {
+      if slice.hasEscapes {
+        slice.decodedBytes().withUnsafeBufferPointer { take($0) }
+      } else {
+        take(slice.rawBytes)
+      }
+    }
+    switch self {
+    case .slice(let slice): take(slice)
+    case .pieces(let pieces):
+      for piece in pieces where remaining > 0 { take(piece) }
+    case .decoded(let bytes): bytes.withUnsafeBufferPointer { take($0) }
+    }
+    return out
+  }
+
   /// The number of decoded UTF-8 bytes.
   public var decodedByteCount: Int {
     switch self {

@@ -18,7 +18,10 @@ public enum TextCut {
     // Every scalar takes at least one stored byte (an escape takes two or more).
     if text.storedByteCount <= cap { return nil }
     if text.scalarCount <= cap { return nil }
-    var bytes = graphemePrefix(of: text.decodedBytes(), limit: cap - ellipsisScalars) { character in
+    // Only the first cap + 1 scalars can matter: at most cap − 1 are kept, and the boundary
+    // after the last kept one looks one scalar ahead.
+    let prefix = text.decodedPrefix(scalars: cap + 1)
+    var bytes = graphemePrefix(of: prefix, limit: cap - ellipsisScalars) { character in
       character.unicodeScalars.count
     }
     bytes.append(contentsOf: ellipsis)
@@ -29,7 +32,10 @@ public enum TextCut {
   /// escaped bytes plus the 3 bytes of `…` fit in `room`, followed by `…`, as decoded UTF-8.
   /// - Precondition: `room >= 3` (the caller refuses the payload otherwise).
   public static func fittingEscaped(_ text: PushText, room: Int) -> [UInt8] {
-    var bytes = graphemePrefix(of: text.decodedBytes(), limit: room - ellipsisBytes) {
+    // Every scalar costs at least one byte, so at most room − 3 scalars fit (plus one to see
+    // the last boundary).
+    let prefix = text.decodedPrefix(scalars: max(0, room - ellipsisBytes) + 1)
+    var bytes = graphemePrefix(of: prefix, limit: room - ellipsisBytes) {
       character in
       var length = 0
       for byte in character.utf8 { length += JSONEscapes.escapedLength(byte) }

@@ -76,6 +76,100 @@ public enum JSONEscapes {
     }
   }
 
+  /// Appends escaped JSON string content (validated by the tokenizer) in canonical form, in one
+  /// pass without an intermediate buffer: runs between backslashes are already canonical (raw
+  /// string content holds no `"`, `\` or control byte) and are copied; each escape is decoded
+  /// and written again canonically.
+  public static func appendCanonical(_ content: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+    var index = 0
+    var runStart = 0
+    let count = content.count
+    while index < count {
+      guard content[index] == ASCII.backslash, index + 1 < count else {
+        index += 1
+        continue
+      }
+      if runStart < index {
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: content[runStart..<index]))
+      }
+      let kind = content[index + 1]
+      index += 2
+      switch kind {
+      case ASCII.lowerB: appendEscape(0x08, to: &output)
+      case ASCII.lowerF: appendEscape(0x0C, to: &output)
+      case ASCII.lowerN: appendEscape(0x0A, to: &output)
+      case ASCII.lowerR: appendEscape(0x0D, to: &output)
+      case ASCII.lowerT: appendEscape(0x09, to: &output)
+      case ASCII.quote, ASCII.backslash: appendEscape(kind, to: &output)
+      case ASCII.lowerU:
+        let scalar = decodeUnicodeEscape(content, &index)
+        if scalar < 0x20 {
+          appendEscape(UInt8(scalar), to: &output)
+        } else if scalar == UInt32(ASCII.quote) || scalar == UInt32(ASCII.backslash) {
+          appendEscape(UInt8(scalar), to: &output)
+        } else {
+          appendUTF8(scalar, to: &output)
+        }
+      default: output.append(kind)  // `/`
+      }
+      runStart = index
+    }
+    if runStart < count {
+      output.append(contentsOf: UnsafeBufferPointer(rebasing: content[runStart..<count]))
+    }
+  }
+
+  /// The length `appendCanonical` would append, without writing anything.
+  public static func canonicalLength(_ content: UnsafeBufferPointer<UInt8>) -> Int {
+    var index = 0
+    var length = 0
+    let count = content.count
+    while index < count {
+      guard content[index] == ASCII.backslash, index + 1 < count else {
+        length += 1
+        index += 1
+        continue
+      }
+      let kind = content[index + 1]
+      index += 2
+      switch kind {
+      case ASCII.lowerU:
+        let scalar = decodeUnicodeEscape(content, &index)
+        switch scalar {
+        case 0..<0x20: length += escapedLength(UInt8(scalar))
+        case UInt32(ASCII.quote), UInt32(ASCII.backslash): length += 2
+        case 0x20..<0x80: length += 1
+        case 0x80..<0x800: length += 2
+        case 0x800..<0x10000: length += 3
+        default: length += 4
+        }
+      case ASCII.slash: length += 1
+      default: length += 2  // \b \f \n \r \t \" \\ stay two bytes
+      }
+    }
+    return length
+  }
+
+  /// Decodes the `\u` escape whose hex digits start at `index` (a surrogate pair included) and
+  /// moves `index` past it. A lone surrogate decodes to U+FFFD.
+  @inline(__always)
+  static func decodeUnicodeEscape(_ content: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> UInt32 {
+    let count = content.count
+    var scalar = hex4(content, index)
+    index += 4
+    if scalar >= 0xD800 && scalar <= 0xDBFF && index + 6 <= count
+      && content[index] == ASCII.backslash && content[index + 1] == ASCII.lowerU
+    {
+      let low = hex4(content, index + 2)
+      if low >= 0xDC00 && low <= 0xDFFF {
+        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        index += 6
+      }
+    }
+    if scalar >= 0xD800 && scalar <= 0xDFFF { scalar = 0xFFFD }
+    return scalar
+  }
+
   /// Decodes JSON string content (validated by the tokenizer) into UTF-8. A lone surrogate
   /// escape (accepted only with `--unicode replace`) decodes to U+FFFD.
   public static func decode(_ content: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {

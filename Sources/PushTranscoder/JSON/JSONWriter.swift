@@ -3,7 +3,7 @@
 ///
 /// Invariant: `bytes` only grows between `truncate(to:)` calls; a renderer can remember
 /// `count`, write a candidate payload, measure it, and roll back to try a cut body.
-public struct JSONWriter {
+public struct JSONWriter: Sendable {
   /// The bytes written so far.
   public var bytes: [UInt8]
 
@@ -81,21 +81,14 @@ public struct JSONWriter {
     bytes.append(ASCII.quote)
   }
 
-  /// The slow path: decodes escaped content and writes it canonically.
+  /// The slow path: escaped content written canonically (one pass, no temporary buffer).
   private mutating func appendReescaped(_ content: UnsafeBufferPointer<UInt8>) {
-    var decoded: [UInt8] = []
-    decoded.reserveCapacity(content.count)
-    JSONEscapes.decode(content, into: &decoded)
-    decoded.withUnsafeBufferPointer { JSONEscapes.appendEscaped($0, to: &bytes) }
+    JSONEscapes.appendCanonical(content, to: &bytes)
   }
 
   /// The canonical byte length of a slice's content (what `stringContent` would append).
   public static func canonicalLength(_ slice: StringSlice) -> Int {
-    if !slice.hasEscapes { return slice.count }
-    var decoded: [UInt8] = []
-    decoded.reserveCapacity(slice.count)
-    JSONEscapes.decode(slice.rawBytes, into: &decoded)
-    return decoded.withUnsafeBufferPointer { JSONEscapes.escapedLength($0) }
+    slice.hasEscapes ? JSONEscapes.canonicalLength(slice.rawBytes) : slice.count
   }
 
   /// Re-writes any JSON value of a parsed document in canonical form: no whitespace, strings

@@ -6,7 +6,7 @@
 enum DirectoryLoader {
   static func load(
     paths: [String], into directory: inout Directory, options: TranscodeOptions, chunkBytes: Int,
-    output: ChunkOutput
+    output: inout ChunkOutput
   ) throws {
     guard !paths.isEmpty else { return }
     let reader = ChunkReader(paths: paths, chunkBytes: chunkBytes, maxLineBytes: options.maxLineBytes)
@@ -20,13 +20,14 @@ enum DirectoryLoader {
           if LineProcessor.isBlank(line) { return }
           if line.count > options.maxLineBytes {
             reject(
-              output, options, source, number, options.maxLineBytes, .lineTooLong,
+              &output, options, source, number, options.maxLineBytes, .lineTooLong,
               "line of \(line.count) bytes is longer than --max-line-bytes",
               UnsafeBufferPointer(rebasing: line[0..<options.maxLineBytes]))
             return
           }
           if let error = tokenizer.parse(line) {
-            reject(output, options, source, number, error.offset, RejectReason(error.fault), error.message, line)
+            reject(
+              &output, options, source, number, error.offset, RejectReason(error.fault), error.message, line)
             return
           }
           let result = tokenizer.withDocument(line) { directory.ingest($0) }
@@ -34,14 +35,15 @@ enum DirectoryLoader {
           case .user, .group:
             output.stats.directoryEntries += 1
           case .reject(_, let detail):
-            reject(output, options, source, number, 0, .notAMessage, detail, line)
+            reject(
+              &output, options, source, number, 0, .notAMessage, detail, line)
           }
         }
       case .overlongLine(let line):
         output.stats.directoryLines += 1
         line.prefix.withUnsafeBufferPointer { prefix in
           reject(
-            output, options, SourceName(line.source), line.lineNumber, options.maxLineBytes,
+              &output, options, SourceName(line.source), line.lineNumber, options.maxLineBytes,
             .lineTooLong, "line of \(line.length) bytes is longer than --max-line-bytes", prefix)
         }
       }
@@ -49,7 +51,7 @@ enum DirectoryLoader {
   }
 
   private static func reject(
-    _ output: ChunkOutput, _ options: TranscodeOptions, _ source: SourceName, _ line: Int,
+    _ output: inout ChunkOutput, _ options: TranscodeOptions, _ source: SourceName, _ line: Int,
     _ offset: Int, _ reason: RejectReason, _ detail: String, _ raw: UnsafeBufferPointer<UInt8>
   ) {
     output.stats.directoryRejected[reason.rawValue] += 1

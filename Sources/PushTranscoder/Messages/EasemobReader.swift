@@ -128,7 +128,7 @@ enum EasemobReader {
         notice.untitledBody = [NoticeText.banner(options.locale)]
       }
     }
-    notice.lineHash = FNV1a.hash(line)
+    notice.line = line
     return .notice(notice)
   }
 

@@ -117,7 +117,7 @@ enum TencentReader {
     if MessageReader.decodedCount(desc) + MessageReader.decodedCount(offlineExt) > 3072 {
       stats.descExtOver3KB += 1
     }
-    notice.lineHash = FNV1a.hash(line)
+    notice.line = line
     return .notice(notice)
   }
 

@@ -134,8 +134,19 @@ public struct Notice {
   /// `em_push_template` tape index → `"template":{...}`.
   public var template: Int?
 
+  /// The line's bytes as read, without its terminator (hashed only when vivo needs it).
+  public var line: UnsafeBufferPointer<UInt8>? = nil
+  private var fixedLineHash: UInt64
+
   /// The 64-bit FNV-1a hash of the line's bytes as read (vivo `requestId` without a key).
-  public var lineHash: UInt64
+  /// Computed on demand: hashing every line would cost more than parsing it.
+  public var lineHash: UInt64 {
+    get { line.map(FNV1a.hash) ?? fixedLineHash }
+    set {
+      fixedLineHash = newValue
+      line = nil
+    }
+  }
 
   public init(
     dialect: Dialect, body: [StringSlice], untitledBody: [StringSlice], fallbackTitle: StringSlice,
@@ -148,7 +159,7 @@ public struct Notice {
     self.body = body
     self.untitledBody = untitledBody
     self.fallbackTitle = fallbackTitle
-    self.lineHash = lineHash
+    self.fixedLineHash = lineHash
   }
 }
 

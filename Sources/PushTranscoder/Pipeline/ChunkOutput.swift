@@ -9,12 +9,9 @@ public struct RecordRef: Sendable {
 }
 
 /// Everything a worker produced from one chunk: rendered records in input order, then vendor
-/// order, plus the chunk's stats. Owned by one thread at a time: the worker fills it, the
-/// writer consumes it.
-public final class ChunkOutput: @unchecked Sendable {
-  // Safe because a ChunkOutput is handed from the worker to the writer through the pipeline's
-  // lock and never touched by two threads at once.
-
+/// order, plus the chunk's stats. A value: the worker fills it through `inout` (no class, so no
+/// dynamic exclusivity checks on the hot path), then moves it to the writer.
+public struct ChunkOutput: Sendable {
   /// The sequence number of the chunk (the writer's order).
   public let sequence: Int
   /// The source the chunk's lines come from.

@@ -8,7 +8,6 @@ public struct LineProcessor {
   public let options: TranscodeOptions
   private var tokenizer: JSONTokenizer
   private var repaired: [UInt8] = []
-  private var payload = JSONWriter(capacity: 1 << 14)
   private let vendors: [any PushVendor]
   private let messages: MessageStage
 
@@ -21,7 +20,7 @@ public struct LineProcessor {
 
   /// Processes one line (without its terminator) into `output`.
   public mutating func process(
-    line: UnsafeBufferPointer<UInt8>, number: Int, into output: ChunkOutput
+    line: UnsafeBufferPointer<UInt8>, number: Int, into output: inout ChunkOutput
   ) {
     output.stats.lines += 1
     if Self.isBlank(line) {
@@ -30,7 +29,7 @@ public struct LineProcessor {
     }
     if line.count > options.maxLineBytes {
       rejectLine(
-        output, number: number, offset: options.maxLineBytes, reason: .lineTooLong,
+        &output, number: number, offset: options.maxLineBytes, reason: .lineTooLong,
         detail: "line of \(line.count) bytes is longer than --max-line-bytes \(options.maxLineBytes)",
         raw: UnsafeBufferPointer(rebasing: line[0..<options.maxLineBytes]))
       return
@@ -40,27 +39,27 @@ public struct LineProcessor {
       output.stats.unicodeReplacements += replaced
       // `repaired` is not touched again until the next line, so its buffer outlives the parse.
       repaired.withUnsafeBufferPointer { bytes in
-        processValid(bytes, original: line, number: number, into: output)
+        processValid(bytes, original: line, number: number, into: &output)
       }
     } else {
-      processValid(line, original: line, number: number, into: output)
+      processValid(line, original: line, number: number, into: &output)
     }
   }
 
   /// Accounts for a line that is too long and was never buffered whole (the reader's event).
   public mutating func processOversized(
-    prefix: UnsafeBufferPointer<UInt8>, totalLength: Int, number: Int, into output: ChunkOutput
+    prefix: UnsafeBufferPointer<UInt8>, totalLength: Int, number: Int, into output: inout ChunkOutput
   ) {
     output.stats.lines += 1
     rejectLine(
-      output, number: number, offset: options.maxLineBytes, reason: .lineTooLong,
+        &output, number: number, offset: options.maxLineBytes, reason: .lineTooLong,
       detail: "line of \(totalLength) bytes is longer than --max-line-bytes \(options.maxLineBytes)",
       raw: prefix)
   }
 
   private mutating func processValid(
     _ bytes: UnsafeBufferPointer<UInt8>, original: UnsafeBufferPointer<UInt8>, number: Int,
-    into output: ChunkOutput
+    into output: inout ChunkOutput
   ) {
     let error =
       options.unicode == .replace
@@ -68,34 +67,35 @@ public struct LineProcessor {
     output.stats.unicodeReplacements += tokenizer.loneSurrogates
     if let error {
       rejectLine(
-        output, number: number, offset: error.offset, reason: RejectReason(error.fault),
+        &output, number: number, offset: error.offset, reason: RejectReason(error.fault),
         detail: error.message, raw: original)
       return
     }
     if options.validateOnly { return }
     tokenizer.withDocument(bytes) { document in
-      transcode(document, original: original, number: number, into: output)
+      transcode(document, original: original, number: number, into: &output)
     }
   }
 
   private mutating func transcode(
     _ document: JSONDocument, original: UnsafeBufferPointer<UInt8>, number: Int,
-    into output: ChunkOutput
+    into output: inout ChunkOutput
   ) {
     switch messages.read(document, original: original, stats: &output.stats) {
     case .skip(let reason):
       output.stats.skipped[reason.index] += 1
     case .reject(_, let detail):
-      rejectLine(output, number: number, offset: 0, reason: .notAMessage, detail: detail, raw: original)
+      rejectLine(
+        &output, number: number, offset: 0, reason: .notAMessage, detail: detail, raw: original)
     case .notice(let notice):
-      render(notice, document: document, original: original, number: number, into: output)
+      render(notice, document: document, original: original, number: number, into: &output)
     }
   }
 
   /// Writes every selected vendor's records for one notice (SPEC 6.1, 6.4, 9 [6]).
   private mutating func render(
     _ notice: Notice, document: JSONDocument, original: UnsafeBufferPointer<UInt8>, number: Int,
-    into output: ChunkOutput
+    into output: inout ChunkOutput
   ) {
     let context = RenderContext(document: document)
     var produced = false
@@ -109,26 +109,29 @@ public struct LineProcessor {
       for part in 1...parts {
         let recordStart = output.main.count
         writeRecordHead(
-          notice, document, vendor: vendor, part: part, perRecord: perRecord, number: number, output)
-        payload.truncate(to: 0)
+          notice, document, vendor: vendor, part: part, perRecord: perRecord, number: number, &output)
+        output.main.raw(",\"payload\":")
         var partEffects = RenderEffects()
-        if let refusal = vendor.renderPayload(
-          notice.forRecord(part: part), context, part: part, parts: parts, into: &payload,
-          effects: &partEffects)
-        {
+        // Rendered in place: a vendor that refuses leaves the writer as it was.
+        let refusal =
+          notice.groups.count > 1
+          ? vendor.renderPayload(
+            notice.forRecord(part: part), context, part: part, parts: parts,
+            into: &output.main, effects: &partEffects)
+          : vendor.renderPayload(
+            notice, context, part: part, parts: parts, into: &output.main, effects: &partEffects)
+        if let refusal {
           output.main.truncate(to: recordStart)
           let reason = RejectReason(name: refusal.reason) ?? .overBudget
           output.stats.vendorRejects[id.rawValue][reason.rawValue] += 1
           if reason == .overBudget { output.stats.overBudget[id.rawValue] += 1 }
           if firstRefusal == nil { firstRefusal = reason }
           writeReject(
-            output, number: number, offset: 0, forVendor: id, reason: reason,
+            &output, number: number, offset: 0, forVendor: id, reason: reason,
             detail: refusal.detail, raw: original)
           break
         }
         if part == 1 { effects = partEffects }
-        output.main.raw(",\"payload\":")
-        output.main.bytes.append(contentsOf: payload.bytes)
         output.main.raw("}\n")
         output.stats.records[id.rawValue] += 1
         produced = true
@@ -150,7 +153,7 @@ public struct LineProcessor {
 
   private func writeRecordHead(
     _ notice: Notice, _ document: JSONDocument, vendor: any PushVendor, part: Int, perRecord: Int, number: Int,
-    _ output: ChunkOutput
+    _ output: inout ChunkOutput
   ) {
     if options.framing == .tsv {
       output.main.bytes.append(contentsOf: vendor.id.name.utf8)
@@ -190,17 +193,17 @@ public struct LineProcessor {
   }
 
   private func rejectLine(
-    _ output: ChunkOutput, number: Int, offset: Int, reason: RejectReason, detail: String,
+    _ output: inout ChunkOutput, number: Int, offset: Int, reason: RejectReason, detail: String,
     raw: UnsafeBufferPointer<UInt8>
   ) {
     output.stats.rejected[reason.rawValue] += 1
     writeReject(
-      output, number: number, offset: offset, forVendor: nil, reason: reason, detail: detail, raw: raw
+            &output, number: number, offset: offset, forVendor: nil, reason: reason, detail: detail, raw: raw
     )
   }
 
   private func writeReject(
-    _ output: ChunkOutput, number: Int, offset: Int, forVendor: VendorID?, reason: RejectReason,
+    _ output: inout ChunkOutput, number: Int, offset: Int, forVendor: VendorID?, reason: RejectReason,
     detail: String, raw: UnsafeBufferPointer<UInt8>
   ) {
     if options.rejectsInline {
@@ -243,7 +246,7 @@ extension Notice {
   /// (an Easemob REST send to several groups names each group).
   @inline(__always)
   func forRecord(part: Int) -> Notice {
-    guard groups.count > 1, part - 1 < fallbackTitles.count else { return self }
+    guard part - 1 < fallbackTitles.count else { return self }
     var copy = self
     copy.fallbackTitle = fallbackTitles[part - 1]
     return copy

@@ -209,17 +209,17 @@ final class WorkerBox: @unchecked Sendable {
   func process(_ item: WorkItem, sequence: Int) -> ChunkOutput {
     switch item {
     case .lines(let batch):
-      let output = ChunkOutput(sequence: sequence, source: batch.source)
+      var output = ChunkOutput(sequence: sequence, source: batch.source)
       output.inputBytes = batch.byteCount
       batch.forEachLine { line, number in
-        processor.process(line: line, number: number, into: output)
+        processor.process(line: line, number: number, into: &output)
       }
       return output
     case .oversized(let source, let line, let prefix, let totalLength):
-      let output = ChunkOutput(sequence: sequence, source: source)
+      var output = ChunkOutput(sequence: sequence, source: source)
       output.inputBytes = totalLength + 1
       prefix.withUnsafeBufferPointer {
-        processor.processOversized(prefix: $0, totalLength: totalLength, number: line, into: output)
+        processor.processOversized(prefix: $0, totalLength: totalLength, number: line, into: &output)
       }
       return output
     }

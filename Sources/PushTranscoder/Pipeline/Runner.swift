@@ -65,11 +65,11 @@ public enum Runner {
 
     // The directory first: its rejects precede every message record (SPEC 9 [6]).
     var directory = Directory()
-    let directoryOutput = ChunkOutput(sequence: -1, source: SourceName("-"))
+    var directoryOutput = ChunkOutput(sequence: -1, source: SourceName("-"))
     do {
       try DirectoryLoader.load(
         paths: configuration.directories, into: &directory, options: options,
-        chunkBytes: configuration.chunkBytes, output: directoryOutput)
+        chunkBytes: configuration.chunkBytes, output: &directoryOutput)
       try sink.consume(directoryOutput)
     } catch SinkError.closedOutput {
       return ExitStatus.done

@@ -80,8 +80,9 @@ struct Vivo: PushVendor {
       // `h` + 16 hex digits is 17 ASCII bytes; cut like a key in case the limit is ever lower.
       var hashed: [UInt8] = [UInt8(ascii: "h")]
       let digits: StaticString = "0123456789abcdef"
+      let hash = notice.lineHash  // hashes the whole line: once
       for shift in stride(from: 60, through: 0, by: -4) {
-        hashed.append(digits.utf8Start[Int((notice.lineHash >> UInt64(shift)) & 0xF)])
+        hashed.append(digits.utf8Start[Int((hash >> UInt64(shift)) & 0xF)])
       }
       hashed.withUnsafeBufferPointer { bytes in
         writer.raw(UnsafeBufferPointer(rebasing: bytes[..<min(bytes.count, max(room, 0))]))
