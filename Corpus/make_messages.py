@@ -12,8 +12,19 @@ OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "messages")
 
 
 def j(value):
-    """Compact JSON, UTF-8 as is."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    """Compact JSON, UTF-8 as is; `num(...)` values are written as the raw JSON text given."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    for lexeme, marker in NUMS.items():
+        text = text.replace('"%s"' % marker, lexeme)
+    return text
+
+
+NUMS = {}
+
+
+def num(lexeme):
+    NUMS.setdefault(lexeme, "@raw%d@" % len(NUMS))
+    return NUMS[lexeme]
 
 
 def esc(text):
@@ -326,7 +337,8 @@ lines = [
 write("tencent-rejects.ndjson", lines, crlf=(2,))
 
 # ---------------------------------------------------------------------------------------------
-LA = {"LaId": "la-1", "Event": "update", "ContentState": {"score": [1, 2.50, 1e3], "s": "a\\/b", "n": None, "t": True}}
+LA = {"LaId": "la-1", "Event": "update", "ContentState": {"score": [1, num("2.50"), num("1e3"), num("-0.0"), num("1E+2")], "s": "a\\/b", "n": None, "t": True,
+                 "esc": num('"\\u00e9\\/\\u0041\\n"')}}
 lines = [
     tmsg([text("ring")], key="a-voip", info={"ApnsInfo": {"IsVoipPush": 1, "Sound": "r.caf"}}),
     tmsg([text("ring")], key="a-voip-zero", info={"ApnsInfo": {"IsVoipPush": 0}}),
@@ -520,7 +532,7 @@ BODY_TYPES = [{"type": "txt", "msg": "hello"}, {"type": "img", "url": "u"}, {"ty
               {"type": "future"}]
 FULL_EM_APNS = {"em_push_title": "EM title", "em_alert_subTitle": "EM sub", "em_push_sound": "em.caf",
                 "em_push_mutable_content": True, "em_push_category": "CAT", "em_push_badge": 4,
-                "extern": {"route": "/chat", "n": [1, 2.0, -3e2], "s": "\u00e9\\/"}}
+                "extern": {"route": "/chat", "n": [1, num("2.0"), num("-3e2")], "s": "\u00e9\\/"}}
 FULL_EM_ANDROID = {"fcm_channel_id": "fcm-c", "huawei_channel_id": "hw-c", "huawei_category": "IM",
                    "honor_importance": "NORMAL", "oppo_channel_id": "op-c", "vivo_category": "IM",
                    "xiaomi_channel_id": "mi-c"}
@@ -533,12 +545,12 @@ lines += [
     em([{"type": "txt", "msg": "tencent-named"}], frm="6001", to="6006", msg_id="em-6001"),
     em([{"type": "txt", "msg": "x"}], ext={"em_apns_ext": FULL_EM_APNS, "em_android_push_ext": FULL_EM_ANDROID,
         "em_harmony_push_ext": {"category": "WORK"}, "em_force_notification": True,
-        "em_push_template": {"name": "tpl", "title_args": ["a", 1.50], "nested": {"x": None}}}, msg_id="em-full"),
+        "em_push_template": {"name": "tpl", "title_args": ["a", num("1.50")], "nested": {"x": None}}}, msg_id="em-full"),
     em([{"type": "txt", "msg": "x"}], ext={"em_apns_ext": {"em_push_content": "verbatim content"}}, msg_id="em-content"),
     em([{"type": "cmd", "action": "a"}], ext={"em_apns_ext": {"em_push_content": "content on cmd"}}, msg_id="em-cmd-content"),
     em([{"type": "txt", "msg": "x"}], ext={"em_apns_ext": {"em_alert_subTitle": "only sub"}}, msg_id="em-subtitle"),
     em([{"type": "txt", "msg": "x"}], ext={"em_apns_ext": {"extern": "string extern"}}, msg_id="em-extern-string"),
-    em([{"type": "txt", "msg": "x"}], ext={"em_apns_ext": {"extern": 12.50}}, msg_id="em-extern-number"),
+    em([{"type": "txt", "msg": "x"}], ext={"em_apns_ext": {"extern": num("12.50")}}, msg_id="em-extern-number"),
     em([{"type": "txt", "msg": "x"}], ext={"em_apns_ext": {"extern": None}}, msg_id="em-extern-null"),
     em([{"type": "txt", "msg": "x"}], ext={"em_apns_ext": {"extern": ""}}, msg_id="em-extern-empty"),
     em([{"type": "txt", "msg": "x"}], ext={"em_apns_ext": {"extern": ["a", {"b": True}]}}, msg_id="em-extern-array"),
