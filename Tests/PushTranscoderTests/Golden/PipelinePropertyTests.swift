@@ -79,7 +79,7 @@ struct PipelinePropertyTests {
     options.rejectsInline = false
     options.collectRecordRefs = true
     var processor = LineProcessor(options: options, directory: Directory())
-    let output = ChunkOutput(sequence: 0, source: SourceName("random"))
+    var output = ChunkOutput(sequence: 0, source: SourceName("random"))
     var expectations: [Int: (title: String?, body: String)] = [:]
     var cuts = 0
     for number in 1...400 {
@@ -116,7 +116,7 @@ struct PipelinePropertyTests {
       expectations[number] = (title, body.isEmpty ? "x" : body)
       var bytes = Array(line.utf8)
       bytes.withUnsafeMutableBufferPointer {
-        processor.process(line: UnsafeBufferPointer($0), number: number, into: output)
+        processor.process(line: UnsafeBufferPointer($0), number: number, into: &output)
       }
     }
     var start = 0
