@@ -109,6 +109,22 @@ extension CLITests {
       #expect(result.stderrText.contains("ETA"), "known input size gives an ETA")
     }
 
+    /// `auto` on a terminal: `script` gives the run a pseudo-terminal for stderr.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func autoWritesAProgressLineOnATerminal() throws {
+      let input = try Corpus.small
+      let auto = try CLI.execute(
+        "/usr/bin/script",
+        ["-qec", "\"\(CLI.binary)\" '\(input)' --chunk-bytes 65536 > /dev/null", "/dev/null"])
+      #expect(auto.status == 0, "\(auto.stdoutText)")
+      #expect(auto.stdoutText.contains(" lines, "), "\(auto.stdoutText.debugDescription)")
+      let never = try CLI.execute(
+        "/usr/bin/script",
+        ["-qec", "\"\(CLI.binary)\" '\(input)' --progress never > /dev/null", "/dev/null"])
+      #expect(never.status == 0)
+      #expect(!never.stdoutText.contains(" lines, "), "\(never.stdoutText.debugDescription)")
+    }
+
     @Test(arguments: [["--progress", "never"], ["--progress", "auto"], []])
     func neverOrNotATerminalWritesNone(options: [String]) throws {
       let result = try CLI.run([try Corpus.small] + options)

@@ -188,6 +188,32 @@ extension CLITests {
       #expect(cut.stdoutLines == expected)
     }
 
+    /// After a fatal input error, a compressed stdout is still a complete stream that holds the
+    /// records of the lines before the fault (as the plain stream does).
+    @Test(arguments: [("gzip", "gzip"), ("lz4", "lz4")])
+    func compressedStdoutAfterTruncatedInputHoldsTheRecordsBefore(compress: String, tool: String)
+      throws
+    {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let input = try Corpus.small
+      let setup = try CLI.sh(
+        "gzip -c '\(input)' > full.gz && head -c $(( $(wc -c < full.gz) / 2 )) full.gz > input",
+        in: dir.url)
+      try #require(setup.status == 0, "\(setup.stderrText)")
+      let plain = try CLI.run(["input", "--chunk-bytes", "65536"], in: dir.url)
+      #expect(plain.status == 1)
+      #expect(plain.stdoutLines.count > 100)
+      let result = try CLI.sh(
+        """
+        "$BIN" input --chunk-bytes 65536 --compress \(compress) > out.z; echo $? > status.txt
+        \(tool) -t out.z && \(tool) -dc out.z > out.ndjson
+        """, in: dir.url)
+      #expect(result.status == 0, "\(result.stderrText)")
+      #expect(String(decoding: try dir.read("status.txt"), as: UTF8.self) == "1\n")
+      #expect(try dir.read("out.ndjson") == plain.stdout)
+    }
+
     /// A gzip member with an invalid deflate block after a good member.
     @Test func corruptGzipInputStopsAfterWhatCameBefore() throws {
       let dir = try TemporaryDirectory()
