@@ -27,8 +27,10 @@ enum CLI {
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
 
-  /// `push-transcode` next to the test bundle (`swift build` / `swift test` put it there), else
-  /// `<package root>/.build/debug/push-transcode`.
+  /// `push-transcode` next to the test bundle, else `<package root>/.build/debug/push-transcode`.
+  ///
+  /// `swift test` compiles the CLI's module but does not relink this executable: run
+  /// `swift build` first (as `make test` does), or these tests exercise a stale binary.
   static let binary: String = {
     let manager = FileManager.default
     if let exe = try? manager.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
