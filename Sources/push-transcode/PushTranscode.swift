@@ -25,6 +25,9 @@ struct PushTranscode: ParsableCommand {
     do {
       var command = try parseAsRoot()
       try command.run()
+    } catch let exitCode as ExitCode {
+      // The run's own status: nothing more goes to stdout, which may be a compressed stream.
+      Glibc.exit(exitCode.rawValue)
     } catch {
       let code = exitCode(for: error)
       if code == .success {
@@ -32,9 +35,10 @@ struct PushTranscode: ParsableCommand {
         print(fullMessage(for: error))
         Glibc.exit(0)
       }
-      if let exitCode = error as? ExitCode { Glibc.exit(exitCode.rawValue) }
-      let message = PushTranscode.message(for: error)
-        .split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? "bad usage"
+      let message =
+        PushTranscode.message(for: error)
+        .split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init)
+        ?? "bad usage"
       FileDescriptorWriter.writeAll(2, Array("push-transcode: \(message)\n".utf8))
       Glibc.exit(code == .validationFailure ? 64 : code.rawValue == 1 ? 64 : code.rawValue)
     }

@@ -39,6 +39,11 @@ public final class StreamSink: RecordSink {
     try rejectsFile?.close()
   }
 
+  /// Ends a compressed stream properly, so the records written before the fault can be read.
+  public func finishAfterInputError() throws {
+    try finish(stats: RunStats(), seconds: 0, inputBytes: 0)
+  }
+
   private func emit(_ bytes: [UInt8]) throws {
     if let error = FileDescriptorWriter.writeAll(fd, bytes) {
       if error == EPIPE { throw SinkError.closedOutput }

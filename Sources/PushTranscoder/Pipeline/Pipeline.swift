@@ -24,6 +24,14 @@ public protocol RecordSink: AnyObject {
   func consume(_ output: ChunkOutput) throws
   /// Called once after the last chunk (not after a fatal input error).
   func finish(stats: RunStats, seconds: Double, inputBytes: Int) throws
+  /// Called instead of `finish` after a fatal input error, once the output of every line before
+  /// it is consumed: make that output usable without declaring the run complete.
+  func finishAfterInputError() throws
+}
+
+extension RecordSink {
+  /// Nothing to do by default: an incomplete run stays visibly incomplete.
+  public func finishAfterInputError() throws {}
 }
 
 /// Why a sink stopped.
@@ -124,6 +132,11 @@ public final class Pipeline: @unchecked Sendable {
       condition.unlock()
       guard let output else {
         fatal = readerError
+        if readerError != nil {
+          do { try sink.finishAfterInputError() } catch SinkError.closedOutput {} catch {
+            fatal! += "; " + Self.describe(error)
+          }
+        }
         break
       }
       stats.merge(output.stats)

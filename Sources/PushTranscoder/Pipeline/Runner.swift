@@ -40,6 +40,9 @@ public enum ExitStatus {
 public enum Runner {
   public static func run(_ configuration: RunConfiguration) -> Int32 {
     signal(SIGPIPE, SIG_IGN)
+    // Past a file-size limit (`ulimit -f`) write(2) then fails with EFBIG, which becomes a clear
+    // fatal error instead of a silent death by SIGXFSZ.
+    signal(SIGXFSZ, SIG_IGN)
     var configuration = configuration
     let batchMode = configuration.output != "-" && !configuration.options.validateOnly
     configuration.options.rejectsInline = !batchMode && configuration.rejectsPath == nil
@@ -152,7 +155,11 @@ public enum Runner {
     writer.string(decoded: Array(options.display.rawValue.utf8))
     writer.byte(ASCII.comma)
     key("default_title")
-    if let title = options.defaultTitle { writer.string(decoded: Array(title.utf8)) } else { writer.raw("null") }
+    if let title = options.defaultTitle {
+      writer.string(decoded: Array(title.utf8))
+    } else {
+      writer.raw("null")
+    }
     writer.byte(ASCII.comma)
     key("directory")
     writer.byte(ASCII.openBracket)

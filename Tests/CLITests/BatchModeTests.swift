@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension CLITests {
+  /// SPEC 6.2: `-o DIR`.
+  @Suite(needsGenerator) struct BatchModeTests {
+    @Test(arguments: [("none", ""), ("gzip", ".gz"), ("lz4", ".lz4")])
+    func batchesMatchTheStreamRunAndTheManifest(compress: String, suffix: String) throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let input = try Corpus.smallMalformed
+      let stream = try CLI.run([
+        input, "--rejects", dir.file("stream-rejects.ndjson"), "--stats", dir.file("stats.json"),
+      ])
+      #expect(stream.status == 0, "\(stream.stderrText)")
+      try dir.write("stream.ndjson", stream.stdout)
+      let batch = try CLI.run([
+        input, "-o", dir.file("out"), "--compress", compress, "--batch-records", "150",
+        "--threads", "2",
+      ])
+      #expect(batch.status == 0, "\(batch.stderrText)")
+      #expect(batch.stdout.isEmpty)
+      #expect(batch.stderrText.contains(" lines: "), "no summary: \(batch.stderrText)")
+      let check = try CLI.python(
+        PythonChecks.batches,
+        [
+          dir.file("out"), dir.file("stream.ndjson"), dir.file("stream-rejects.ndjson"),
+          dir.file("stats.json"), "150", suffix,
+        ])
+      #expect(check.status == 0, "\(check.stdoutText)\(check.stderrText)")
+    }
+
+    @Test func forceReplacesThePreviousBatches() throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let input = try Corpus.smallMalformed
+      let out = dir.file("out")
+      let first = try CLI.run([input, "-o", out, "--batch-records", "50", "--compress", "gzip"])
+      #expect(first.status == 0, "\(first.stderrText)")
+      let again = try CLI.run([input, "-o", out, "--batch-records", "150"])
+      #expect(again.status == 1)
+      #expect(FileManager.default.fileExists(atPath: out + "/apns/batch-000001.ndjson.gz"))
+      let forced = try CLI.run([
+        input, "-o", out, "--batch-records", "150", "--force", "--vendors", "fcm,apns",
+        "--rejects", dir.file("ignored.ndjson"),
+      ])
+      #expect(forced.status == 0, "\(forced.stderrText)")
+      let stream = try CLI.run([
+        input, "--vendors", "apns,fcm", "--rejects", dir.file("stream-rejects.ndjson"), "--stats",
+        dir.file("stats.json"),
+      ])
+      try dir.write("stream.ndjson", stream.stdout)
+      let check = try CLI.python(
+        PythonChecks.batches,
+        [
+          out, dir.file("stream.ndjson"), dir.file("stream-rejects.ndjson"), dir.file("stats.json"),
+          "150", "",
+        ])
+      #expect(check.status == 0, "\(check.stdoutText)\(check.stderrText)")
+    }
+
+    /// SIGKILL mid-run: no manifest, and no file under a final `batch-*` name is incomplete.
+    @Test(arguments: ["gzip", "none"])
+    func killedRunLeavesNoIncompleteBatch(compress: String) throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let valid = try Corpus.valid
+      let made = try CLI.sh(
+        "for i in 1 2 3 4 5 6 7 8; do cat '\(valid)'; done > big.ndjson", in: dir.url)
+      try #require(made.status == 0)
+      var finalBatches = 0
+      for (attempt, delay) in [0.3, 0.8, 1.5].enumerated() {
+        let out = dir.file("out-\(attempt)")
+        let process = try CLI.start(
+          [
+            "big.ndjson", "-o", out, "--batch-records", "40", "--compress", compress, "--threads",
+            "2",
+            "--chunk-bytes", "65536",
+          ], in: dir.url)
+        Thread.sleep(forTimeInterval: delay)
+        let wasRunning = process.isRunning
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        guard wasRunning else {
+          Issue.record("the run finished within \(delay) s: input too small to kill mid-way")
+          continue
+        }
+        #expect(process.terminationReason == .uncaughtSignal)
+        let check = try CLI.python(PythonChecks.killed, [out, "40"])
+        #expect(check.status == 0, "after \(delay) s: \(check.stdoutText)\(check.stderrText)")
+        finalBatches += Int(check.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+      }
+      #expect(finalBatches > 0, "no batch was renamed before any kill: the check proved nothing")
+    }
+  }
+
+  /// SPEC 6.4: the progress line.
+  @Suite(needsGenerator) struct ProgressTests {
+    @Test func alwaysWritesAProgressLine() throws {
+      let result = try CLI.run([try Corpus.small, "--progress", "always", "-o", "-"])
+      #expect(result.status == 0)
+      #expect(result.stderrText.contains("\r"), "\(result.stderrText.debugDescription)")
+      #expect(result.stderrText.contains(" lines, "), "\(result.stderrText.debugDescription)")
+      #expect(result.stderrText.contains("MB/s"))
+      #expect(result.stderrText.contains("ETA"), "known input size gives an ETA")
+    }
+
+    /// `auto` on a terminal: `script` gives the run a pseudo-terminal for stderr.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func autoWritesAProgressLineOnATerminal() throws {
+      let input = try Corpus.small
+      let auto = try CLI.execute(
+        "/usr/bin/script",
+        ["-qec", "\"\(CLI.binary)\" '\(input)' --chunk-bytes 65536 > /dev/null", "/dev/null"])
+      #expect(auto.status == 0, "\(auto.stdoutText)")
+      #expect(auto.stdoutText.contains(" lines, "), "\(auto.stdoutText.debugDescription)")
+      let never = try CLI.execute(
+        "/usr/bin/script",
+        ["-qec", "\"\(CLI.binary)\" '\(input)' --progress never > /dev/null", "/dev/null"])
+      #expect(never.status == 0)
+      #expect(!never.stdoutText.contains(" lines, "), "\(never.stdoutText.debugDescription)")
+    }
+
+    @Test(arguments: [["--progress", "never"], ["--progress", "auto"], []])
+    func neverOrNotATerminalWritesNone(options: [String]) throws {
+      let result = try CLI.run([try Corpus.small] + options)
+      #expect(result.status == 0)
+      #expect(!result.stderrText.contains("\r"), "\(result.stderrText.debugDescription)")
+      #expect(CLI.lines(result.stderrText).count == 1, "only the summary")
+    }
+  }
+}

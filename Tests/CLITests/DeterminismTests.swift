@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+extension CLITests {
+  /// SPEC 7: the output bytes do not depend on `--threads` or `--chunk-bytes`.
+  @Suite(needsGenerator) struct DeterminismTests {
+    @Test func streamIsByteIdenticalAcrossThreadsAndChunkSizes() throws {
+      let input = try Corpus.malformed
+      var reference: Data? = nil
+      for threads in [1, 2, 4] {
+        for chunk in [65536, 1_048_576, 4_194_304] {
+          let result = try CLI.run([input, "--threads", "\(threads)", "--chunk-bytes", "\(chunk)"])
+          #expect(result.status == 0, "\(result.stderrText)")
+          if let reference {
+            #expect(result.stdout == reference, "--threads \(threads) --chunk-bytes \(chunk)")
+          } else {
+            reference = result.stdout
+            #expect(result.stdout.count > 1_000_000)
+          }
+        }
+      }
+    }
+
+    @Test(arguments: ["none", "gzip", "lz4"])
+    func batchDirectoriesAreIdenticalAcrossThreads(compress: String) throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let input = try Corpus.smallMalformed
+      var reference: [String: Data]? = nil
+      for (threads, chunk) in [(1, 65536), (2, 1_048_576), (4, 65536)] {
+        let out = dir.file("out-\(threads)")
+        let result = try CLI.run([
+          input, "-o", out, "--threads", "\(threads)", "--chunk-bytes", "\(chunk)",
+          "--batch-records", "97", "--compress", compress,
+        ])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let files = try Self.contents(of: out)
+        #expect(files.count > 20)
+        if let reference {
+          #expect(files.keys.sorted() == reference.keys.sorted())
+          for (name, data) in files where reference[name] != data {
+            Issue.record("--threads \(threads): \(name) differs")
+          }
+        } else {
+          reference = files
+        }
+      }
+    }
+
+    /// Every file under `directory` by relative path; the manifest without its `timing`.
+    static func contents(of directory: String) throws -> [String: Data] {
+      var files: [String: Data] = [:]
+      let root = URL(fileURLWithPath: directory)
+      let walker = FileManager.default.enumerator(atPath: directory)
+      while let name = walker?.nextObject() as? String {
+        let url = root.appendingPathComponent(name)
+        var isDirectory: ObjCBool = false
+        FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+        if isDirectory.boolValue { continue }
+        var data = try Data(contentsOf: url)
+        if name == "manifest.json" {
+          let text = String(decoding: data, as: UTF8.self)
+          let range = try #require(text.range(of: ",\"timing\":{"), "manifest has no timing")
+          data = Data(text[..<range.lowerBound].utf8)
+        }
+        files[name] = data
+      }
+      return files
+    }
+  }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension CLITests {
+  /// SPEC 6.5: 0 done, 1 fatal, 3 too many rejects, 64 bad usage.
+  @Suite struct ExitStatusTests {
+    @Test func successExitsZeroAndWritesOnlyRecordsToStdout() throws {
+      let input = Data(
+        "{\"MsgBody\":[{\"MsgType\":\"TIMTextElem\",\"MsgContent\":{\"Text\":\"hi\"}}],\"To_Account\":\"u1\"}\n"
+          .utf8)
+      let result = try CLI.run(["--vendors", "apns"], stdin: input)
+      #expect(result.status == 0, "\(result.stderrText)")
+      // Exactly one record line: nothing after it (no blank line at exit).
+      #expect(result.stdoutText.hasPrefix("{\"source\":\"-\",\"line\":1,"))
+      #expect(result.stdoutLines.count == 1, "stdout: \(result.stdoutText.debugDescription)")
+      #expect(result.stdoutText.hasSuffix("}\n"))
+      #expect(!result.stdoutText.hasSuffix("\n\n"))
+    }
+
+    @Test(arguments: [
+      ["--bogus"],
+      ["--vendors", "apns,nope"],
+      ["--compress", "gzip", "--level", "10"],
+      ["--compress", "lz4", "--level", "13"],
+      ["--compress", "gzip", "--level", "0"],
+      ["--chunk-bytes", "65535"],
+      ["--threads", "0"],
+      ["validate", "--threads", "0"],
+    ])
+    func badUsageExits64WithOneLineReason(arguments: [String]) throws {
+      let result = try CLI.run(arguments, stdin: Data())
+      #expect(result.status == 64)
+      #expect(result.stdout.isEmpty)
+      let lines = CLI.lines(result.stderrText)
+      #expect(lines.count == 1, "stderr: \(result.stderrText)")
+      #expect(lines.first?.hasPrefix("push-transcode: ") == true)
+    }
+
+    @Test func smallestChunkSizeIsAccepted() throws {
+      let result = try CLI.run(
+        ["--chunk-bytes", "65536", "--threads", "1"], stdin: Data("{}\n".utf8))
+      #expect(result.status == 0, "\(result.stderrText)")
+    }
+
+    @Test func missingInputFileExits1NamingIt() throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let result = try CLI.run([dir.file("absent.ndjson")])
+      #expect(result.status == 1)
+      #expect(result.stderrText.contains("absent.ndjson"))
+      #expect(result.stderrText.contains("No such file"))
+    }
+
+    @Test func existingOutputDirectoryWithoutForceExits1() throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      try FileManager.default.createDirectory(
+        atPath: dir.file("out"), withIntermediateDirectories: false)
+      try dir.write("in.ndjson", Data("{}\n".utf8))
+      let result = try CLI.run([dir.file("in.ndjson"), "-o", dir.file("out")])
+      #expect(result.status == 1)
+      #expect(result.stderrText.contains("exists"))
+      #expect(!FileManager.default.fileExists(atPath: dir.file("out/manifest.json")))
+      let forced = try CLI.run([dir.file("in.ndjson"), "-o", dir.file("out"), "--force"])
+      #expect(forced.status == 0, "\(forced.stderrText)")
+      #expect(FileManager.default.fileExists(atPath: dir.file("out/manifest.json")))
+    }
+
+    @Test func outputDirectoryUnderAFileExits1() throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      try dir.write("in.ndjson", Data("{}\n".utf8))
+      try dir.write("plain-file", Data())
+      let result = try CLI.run([dir.file("in.ndjson"), "-o", dir.file("plain-file/out")])
+      #expect(result.status == 1)
+      #expect(result.stderrText.contains("plain-file/out"), "\(result.stderrText)")
+    }
+
+    /// A directory the process may not write into: mode 0555 (as a normal user) or a read-only
+    /// tmpfs (as root, which ignores modes).
+    @Test func unwritableOutputDirectoryExits1() throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      try dir.write("in.ndjson", Data("{}\n".utf8))
+      let parent = dir.file("locked")
+      try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: false)
+      var mounted = false
+      if getuid() == 0 {
+        mounted =
+          try CLI.execute("/bin/mount", ["-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", parent])
+          .status == 0
+        if !mounted {
+          Issue.record("running as root and cannot mount a read-only tmpfs: untested")
+          return
+        }
+      } else {
+        chmod(parent, 0o555)
+      }
+      defer {
+        if mounted { _ = try? CLI.execute("/bin/umount", [parent]) } else { chmod(parent, 0o755) }
+      }
+      let result = try CLI.run([dir.file("in.ndjson"), "-o", parent + "/out"])
+      #expect(result.status == 1)
+      #expect(result.stderrText.contains("locked/out"), "\(result.stderrText)")
+      let reason = result.stderrText.lowercased()
+      #expect(
+        reason.contains("read-only") || reason.contains("read only")
+          || reason.contains("permission denied"), "\(result.stderrText)")
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
+    func fullDiskOnStdoutExits1WithReason() throws {
+      let input = try Data(
+        contentsOf: URL(
+          fileURLWithPath: CLI.packageRoot.appendingPathComponent("Corpus/sample.ndjson").path))
+      let result = try CLI.sh("exec \"$BIN\" - > /dev/full", stdinData: input)
+      #expect(result.status == 1)
+      #expect(result.stderrText.contains("No space left on device"), "\(result.stderrText)")
+    }
+
+    /// A file-size limit (`ulimit -f`) makes write(2) fail with EFBIG; SIGXFSZ must not kill
+    /// the run silently.
+    @Test(needsGenerator, arguments: ["-o -", "-o out"])
+    func fileSizeLimitIsAClearFatalError(output: String) throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let input = try Corpus.small
+      let result = try CLI.sh(
+        "ulimit -f 64 && \"$BIN\" '\(input)' \(output) --batch-records 100000 > stdout.ndjson",
+        in: dir.url)
+      #expect(result.status == 1, "status \(result.status), stderr: \(result.stderrText)")
+      #expect(result.stderrText.contains("File too large"), "\(result.stderrText)")
+      #expect(!FileManager.default.fileExists(atPath: dir.file("out/manifest.json")))
+    }
+
+    /// A full file system (a 256 KiB tmpfs, when this runs as root and may mount).
+    @Test(needsGenerator, .enabled(if: getuid() == 0))
+    func fullFileSystemInBatchModeExits1() throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let mountPoint = dir.file("tiny")
+      try FileManager.default.createDirectory(
+        atPath: mountPoint, withIntermediateDirectories: false)
+      guard
+        try CLI.execute("/bin/mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", mountPoint])
+          .status == 0
+      else {
+        Issue.record("cannot mount a tmpfs as root: untested")
+        return
+      }
+      defer { _ = try? CLI.execute("/bin/umount", [mountPoint]) }
+      let result = try CLI.run([try Corpus.small, "-o", mountPoint + "/out"])
+      #expect(result.status == 1)
+      #expect(result.stderrText.contains("No space left on device"), "\(result.stderrText)")
+      #expect(!FileManager.default.fileExists(atPath: mountPoint + "/out/manifest.json"))
+    }
+
+    @Test(needsGenerator) func tooManyRejectsExits3() throws {
+      let input = try Corpus.malformed
+      let over = try CLI.run([input, "--max-rejects", "10", "--vendors", "apns"])
+      #expect(over.status == 3, "\(over.stderrText)")
+      #expect(!over.stdout.isEmpty)
+      let within = try CLI.run([input, "--max-rejects", "100000", "--vendors", "apns"])
+      #expect(within.status == 0, "\(within.stderrText)")
+      #expect(within.stdout == over.stdout)
+    }
+
+    @Test(needsGenerator) func validateExits3OnBadLinesAnd0OnGoodOnes() throws {
+      let bad = try CLI.run(["validate", try Corpus.malformed])
+      #expect(bad.status == 3)
+      #expect(!bad.stdout.isEmpty)
+      let good = try CLI.run(["validate", try Corpus.small])
+      #expect(good.status == 0, "\(good.stderrText)")
+      #expect(good.stdout.isEmpty)
+    }
+  }
+}

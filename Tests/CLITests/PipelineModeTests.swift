@@ -1,0 +1,244 @@
+import Foundation
+import Testing
+
+/// The record's `vendor` and `line` (records and reject records alike).
+func recordHeader(_ line: Substring) throws -> (vendor: String, line: Int) {
+  let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+  guard let vendor = object?["vendor"] as? String, let number = object?["line"] as? Int else {
+    throw CLIError("not a record: \(line.prefix(200))")
+  }
+  return (vendor, number)
+}
+
+extension CLITests {
+  /// SPEC 6.3: `-o -`, framing, compression, closed stdout; SPEC 2.1: inputs.
+  @Suite(needsGenerator) struct PipelineModeTests {
+    @Test func tsvFramingIsVendorLineRecord() throws {
+      let input = try Corpus.smallMalformed
+      let ndjson = try CLI.run([input, "--threads", "2"])
+      let tsv = try CLI.run([input, "--threads", "2", "--framing", "tsv"])
+      #expect(ndjson.status == 0 && tsv.status == 0, "\(tsv.stderrText)")
+      let records = ndjson.stdoutLines
+      let rows = tsv.stdoutLines
+      #expect(rows.count == records.count)
+      var rejects = 0
+      for (row, record) in zip(rows, records) {
+        let fields = row.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
+        try #require(fields.count == 3, "row: \(row.prefix(200))")
+        #expect(fields[2] == record)
+        let header = try recordHeader(record)
+        #expect(String(fields[0]) == header.vendor)
+        #expect(Int(fields[1]) == header.line)
+        if header.vendor == "reject" { rejects += 1 }
+      }
+      #expect(rejects > 0, "the malformed corpus should give inline rejects")
+    }
+
+    @Test func rejectsTravelInlineUnlessARejectsFileIsGiven() throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let input = try Corpus.smallMalformed
+      let inline = try CLI.run([input])
+      let separate = try CLI.run([input, "--rejects", dir.file("rejects.ndjson")])
+      #expect(inline.status == 0 && separate.status == 0, "\(separate.stderrText)")
+      var expectedStream: [Substring] = []
+      var expectedRejects: [Substring] = []
+      for line in inline.stdoutLines {
+        if try recordHeader(line).vendor == "reject" {
+          expectedRejects.append(line)
+        } else {
+          expectedStream.append(line)
+        }
+      }
+      #expect(!expectedRejects.isEmpty)
+      #expect(separate.stdoutLines == expectedStream)
+      let file = String(decoding: try dir.read("rejects.ndjson"), as: UTF8.self)
+      #expect(CLI.lines(file) == expectedRejects)
+    }
+
+    @Test(arguments: [("gzip", "gzip"), ("lz4", "lz4")])
+    func compressedStdoutDecompressesToThePlainStream(compress: String, tool: String) throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let input = try Corpus.smallMalformed
+      let plain = try CLI.run([input])
+      let result = try CLI.sh(
+        """
+        "$BIN" '\(input)' --compress \(compress) > out.z && \(tool) -t out.z && \(tool) -dc out.z > out.ndjson
+        """, in: dir.url)
+      #expect(result.status == 0, "\(result.stderrText)")
+      #expect(try dir.read("out.ndjson") == plain.stdout)
+      // With a level too.
+      let leveled = try CLI.sh(
+        "\"$BIN\" '\(input)' --compress \(compress) --level 3 | \(tool) -dc > out3.ndjson",
+        in: dir.url)
+      #expect(leveled.status == 0, "\(leveled.stderrText)")
+      #expect(try dir.read("out3.ndjson") == plain.stdout)
+    }
+
+    /// `| head -1` closes stdout early: the producer exits 0 and says nothing.
+    @Test(arguments: ["", "--framing tsv", "--compress gzip", "--threads 1 --chunk-bytes 65536"])
+    func closedStdoutEndsTheRunQuietly(options: String) throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let input = try Corpus.malformed
+      let result = try CLI.sh(
+        """
+        { "$BIN" '\(input)' \(options) 2> stderr.txt; echo $? > status.txt; } | head -c 100 > first.txt
+        """, in: dir.url)
+      #expect(result.status == 0)
+      let status = String(decoding: try dir.read("status.txt"), as: UTF8.self)
+      #expect(status == "0\n", "producer status \(status)")
+      let stderr = String(decoding: try dir.read("stderr.txt"), as: UTF8.self)
+      #expect(stderr.isEmpty, "stderr: \(stderr)")
+      #expect(try dir.read("first.txt").count == 100)
+    }
+
+    /// The brief's own pipeline, with bash's pipefail when bash is there.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash")))
+    func headOneWithPipefailExitsZero() throws {
+      let input = try Corpus.malformed
+      let result = try CLI.execute(
+        "/bin/bash", ["-c", "set -o pipefail; \"$BIN\" '\(input)' | head -1"],
+        environment: ["BIN": CLI.binary])
+      #expect(result.status == 0, "\(result.stderrText)")
+      #expect(result.stderr.isEmpty, "\(result.stderrText)")
+      #expect(result.stdoutLines.count == 1)
+    }
+
+    @Test func stdinIsDashOrNoArguments() throws {
+      let input = try Corpus.smallMalformed
+      let file = try CLI.run([input])
+      let dash = try CLI.run(["-"], stdinFile: input)
+      let none = try CLI.run([], stdinFile: input)
+      #expect(dash.status == 0 && none.status == 0)
+      #expect(dash.stdout == none.stdout)
+      #expect(dash.stdoutText.hasPrefix("{\"source\":\"-\","))
+      let renamed = file.stdoutText.replacingOccurrences(
+        of: "{\"source\":\"\(input)\",", with: "{\"source\":\"-\",")
+      #expect(renamed == dash.stdoutText)
+    }
+
+    @Test func multipleInputsAreOneStreamNumberedPerFile() throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      try dir.write("a.ndjson", try Data(contentsOf: URL(fileURLWithPath: try Corpus.small)))
+      try dir.write(
+        "b.ndjson", try Data(contentsOf: URL(fileURLWithPath: try Corpus.smallMalformed)))
+      let a = try CLI.run(["a.ndjson"], in: dir.url)
+      let b = try CLI.run(["b.ndjson"], in: dir.url)
+      let both = try CLI.run(
+        ["a.ndjson", "b.ndjson", "--threads", "2", "--chunk-bytes", "65536"], in: dir.url)
+      #expect(both.status == 0, "\(both.stderrText)")
+      #expect(both.stdout == a.stdout + b.stdout)
+      let firstOfB = try #require(b.stdoutLines.first)
+      #expect(try recordHeader(firstOfB).line < 50)
+    }
+
+    /// gzip (multi-member) and LZ4 (concatenated frames) inputs, detected by content.
+    @Test(arguments: [
+      "gzip -c part1 > in.z && gzip -9 -c part2 >> in.z",
+      "lz4 -q -c part1 > in.z && lz4 -q -9 -c part2 >> in.z",
+      "gzip -c part1 > in.z && gzip -c /dev/null >> in.z && gzip -c part2 >> in.z",
+    ])
+    func compressedInputsEqualThePlainRun(make: String) throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let input = try Corpus.smallMalformed
+      let setup = try CLI.sh(
+        "head -n 1000 '\(input)' > part1 && tail -n +1001 '\(input)' > part2 && \(make)",
+        in: dir.url)
+      try #require(setup.status == 0, "\(setup.stderrText)")
+      let plain = try CLI.run(["-"], stdinFile: input)
+      let compressed = try CLI.run(
+        ["-", "--threads", "2", "--chunk-bytes", "65536"], stdinFile: dir.file("in.z"))
+      #expect(compressed.status == 0, "\(compressed.stderrText)")
+      #expect(compressed.stdout == plain.stdout)
+    }
+
+    /// A truncated gzip input: status 1, the message names the file and how far it got, and the
+    /// records of the lines before it are written and accounted for.
+    @Test(arguments: [1, 2])
+    func truncatedGzipInputStopsAfterWhatCameBefore(threads: Int) throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let input = try Corpus.small
+      let setup = try CLI.sh(
+        """
+        mkdir plain gz && cp '\(input)' plain/input && gzip -c '\(input)' > full.gz &&
+        head -c $(( $(wc -c < full.gz) * 2 / 5 )) full.gz > gz/input
+        """, in: dir.url)
+      try #require(setup.status == 0, "\(setup.stderrText)")
+      let plain = try CLI.run(["input"], in: dir.url.appendingPathComponent("plain"))
+      let cut = try CLI.run(
+        ["input", "--threads", "\(threads)", "--chunk-bytes", "65536", "--stats", "../stats.json"],
+        in: dir.url.appendingPathComponent("gz"))
+      #expect(cut.status == 1)
+      let stderr = cut.stderrText
+      #expect(stderr.contains("input"), "\(stderr)")
+      #expect(stderr.contains("truncated"), "\(stderr)")
+      #expect(stderr.contains("lines:"), "no summary: \(stderr)")
+      let linesMatch = try #require(stderr.firstMatch(of: /(\d+) complete lines/), "\(stderr)")
+      let completeLines = Int(linesMatch.1)!
+      let stats =
+        try JSONSerialization.jsonObject(with: try dir.read("stats.json")) as! [String: Any]
+      #expect(stats["lines"] as? Int == completeLines)
+      #expect(completeLines > 100)
+      let expected = try plain.stdoutLines.filter { try recordHeader($0).line <= completeLines }
+      #expect(cut.stdoutLines == expected)
+    }
+
+    /// After a fatal input error, a compressed stdout is still a complete stream that holds the
+    /// records of the lines before the fault (as the plain stream does).
+    @Test(arguments: [("gzip", "gzip"), ("lz4", "lz4")])
+    func compressedStdoutAfterTruncatedInputHoldsTheRecordsBefore(compress: String, tool: String)
+      throws
+    {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let input = try Corpus.small
+      let setup = try CLI.sh(
+        "gzip -c '\(input)' > full.gz && head -c $(( $(wc -c < full.gz) / 2 )) full.gz > input",
+        in: dir.url)
+      try #require(setup.status == 0, "\(setup.stderrText)")
+      let plain = try CLI.run(["input", "--chunk-bytes", "65536"], in: dir.url)
+      #expect(plain.status == 1)
+      #expect(plain.stdoutLines.count > 100)
+      let result = try CLI.sh(
+        """
+        "$BIN" input --chunk-bytes 65536 --compress \(compress) > out.z; echo $? > status.txt
+        \(tool) -t out.z && \(tool) -dc out.z > out.ndjson
+        """, in: dir.url)
+      #expect(result.status == 0, "\(result.stderrText)")
+      #expect(String(decoding: try dir.read("status.txt"), as: UTF8.self) == "1\n")
+      #expect(try dir.read("out.ndjson") == plain.stdout)
+    }
+
+    /// A gzip member with an invalid deflate block after a good member.
+    @Test func corruptGzipInputStopsAfterWhatCameBefore() throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let input = try Corpus.small
+      let script = """
+        import gzip, sys
+        lines = open(sys.argv[1], 'rb').read().splitlines(keepends=True)
+        good = b''.join(lines[:200])
+        open('good', 'wb').write(good)
+        bad = bytearray(gzip.compress(b''.join(lines[200:]), mtime=0))
+        bad[10] = 0x07  # BFINAL=1, BTYPE=11: a reserved block type
+        open('input', 'wb').write(gzip.compress(good, mtime=0) + bytes(bad))
+        """
+      let made = try CLI.python(script, [input], in: dir.url)
+      try #require(made.status == 0, "\(made.stderrText)")
+      let good = try CLI.run(["-"], stdinFile: dir.file("good"))
+      let corrupt = try CLI.run(["-", "--threads", "2"], stdinFile: dir.file("input"))
+      #expect(corrupt.status == 1)
+      #expect(corrupt.stderrText.contains("corrupt"), "\(corrupt.stderrText)")
+      #expect(corrupt.stderrText.contains("200 complete lines"), "\(corrupt.stderrText)")
+      #expect(corrupt.stdout == good.stdout)
+      let named = try CLI.run(["input"], in: dir.url)
+      #expect(named.status == 1)
+      #expect(named.stderrText.contains("input: corrupt") || named.stderrText.contains("input"))
+    }
+  }
+}
