@@ -342,7 +342,11 @@ struct CorpusGenerator {
   }
 
   private mutating func cloudCustomData() -> String {
-    #"{"messageFeature":{"needTyping":\#(random.int(0...1)),"version":1},"replyId":"\#(random.alphanumeric(16))","note":"\#(random.pick(["", "web", "转发自群聊", sentence()]))"}"#
+    let typing = random.int(0...1)
+    let reply = random.alphanumeric(16)
+    let note = random.pick(["", "web", "转发自群聊", sentence()])
+    return #"{"messageFeature":{"needTyping":\#(typing),"version":1},"replyId":"\#(reply)","#
+      + #""note":"\#(note)"}"#
   }
 
   private mutating func message() -> GeneratedValue {

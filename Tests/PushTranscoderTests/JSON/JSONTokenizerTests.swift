@@ -28,6 +28,29 @@ struct JSONTokenizerTests {
     #expect(tokenize(#"["\u12"#)?.fault == .syntax)
   }
 
+  /// Every byte in every position of a `\u` escape: accepted exactly when it is a hex digit.
+  @Test func unicodeEscapesAcceptExactlyTheHexDigits() {
+    let hexDigits = Set("0123456789abcdefABCDEF".utf8)
+    for byte in UInt8(0)...UInt8(255) where byte != ASCII.quote && byte != ASCII.backslash {
+      for position in 0..<4 {
+        var digits = Array("0041".utf8)
+        digits[position] = byte
+        // (A byte from 0x80 up makes the line invalid UTF-8, which wins over the escape.)
+        let bytes = Array(#"["\u"#.utf8) + digits + Array(#""]"#.utf8)
+        let error = tokenize(bytes)
+        if hexDigits.contains(byte) {
+          #expect(error == nil, "byte \(byte) at \(position)")
+        } else if byte < 0x80 {
+          #expect(error == JSONError(.syntax, at: 2, "invalid \\u escape"), "byte \(byte)")
+        } else {
+          #expect(error?.fault == .invalidUnicode, "byte \(byte)")
+        }
+      }
+    }
+    let tokens = tape(Array(#"["\uABCD\uabcd\u09fF"]"#.utf8))
+    #expect(tokens.count == 2)
+  }
+
   @Test func loneHighSurrogateIsInvalidUnicodeAtItsBackslash() {
     #expect(
       tokenize(#"["\uD800"]"#) == JSONError(.invalidUnicode, at: 2, "unpaired surrogate escape"))
