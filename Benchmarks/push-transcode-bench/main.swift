@@ -92,9 +92,10 @@ if let path = options.writeCorpus {
 if !generated.isEmpty {
   corpora.append(
     LineCorpus(name: "generated (seed \(options.seed), \(options.sizeMB) MB)", bytes: generated))
+  FileHandle.standardError.write(
+    Data("generated \(generated.count) bytes in \(String(format: "%.2f", generationTime)) s\n".utf8)
+  )
 }
-FileHandle.standardError.write(
-  Data("generated \(generated.count) bytes in \(String(format: "%.2f", generationTime)) s\n".utf8))
 let files =
   ((try? FileManager.default.contentsOfDirectory(atPath: options.corpusDirectory)) ?? [])
   .filter { $0.hasSuffix(".ndjson") }.sorted()
