@@ -276,15 +276,15 @@ public struct JSONTokenizer {
       }
       cursor += 6
       if unit >= 0xD800 && unit <= 0xDBFF {
-        // A high surrogate must be followed by an escaped low surrogate.
-        if cursor + 1 < count && base[cursor] == ASCII.backslash && base[cursor + 1] == ASCII.lowerU {
-          guard let low = hex4(base, cursor + 2, count) else {
-            return JSONError(.syntax, at: cursor, "invalid \\u escape")
-          }
-          if low >= 0xDC00 && low <= 0xDFFF {
-            cursor += 6
-            return nil
-          }
+        // A high surrogate must be followed by an escaped low surrogate. If what follows is a
+        // malformed escape, the unpaired high half is the first fault from the left (in replace
+        // mode, the malformed escape is then scanned, and rejected, on its own).
+        if cursor + 1 < count && base[cursor] == ASCII.backslash
+          && base[cursor + 1] == ASCII.lowerU,
+          let low = hex4(base, cursor + 2, count), low >= 0xDC00 && low <= 0xDFFF
+        {
+          cursor += 6
+          return nil
         }
         return loneSurrogate(at: start)
       }

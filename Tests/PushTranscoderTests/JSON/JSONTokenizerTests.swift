@@ -66,6 +66,19 @@ struct JSONTokenizerTests {
     #expect(tokenize(#"{"k\uD800":1}"#)?.offset == 3)
   }
 
+  /// A high surrogate followed by a malformed `\u` escape is unpaired, and that fault lies
+  /// left of the malformed escape, so it decides (SPEC 9), as it does before `\x` or text.
+  /// In replace mode the high half is replaced and the malformed escape is still `syntax`.
+  @Test func highSurrogateBeforeAMalformedEscapeIsTheFirstFault() {
+    #expect(
+      tokenize(#"["\uD800\u12G4"]"#)
+        == JSONError(.invalidUnicode, at: 2, "unpaired surrogate escape"))
+    #expect(tokenize(#"["\uD800\u12"]"#)?.offset == 2)
+    #expect(tokenize(#"["\uD800\x"]"#)?.offset == 2)
+    let replaced = tokenize(Array(#"["\uD800\u12G4"]"#.utf8), replaceLoneSurrogates: true)
+    #expect(replaced == JSONError(.syntax, at: 8, "invalid \\u escape"))
+  }
+
   @Test func loneLowSurrogateIsInvalidUnicodeAtItsBackslash() {
     #expect(
       tokenize(#"["\uDC00"]"#) == JSONError(.invalidUnicode, at: 2, "unpaired surrogate escape"))
