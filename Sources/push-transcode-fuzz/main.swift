@@ -1,1 +1,89 @@
+// The libFuzzer target for the JSON tokenizer (issue 2, part 5). Build and run:
+//
+//   swift build -c release --product push-transcode-fuzz --sanitize fuzzer \
+//     --sanitize address --scratch-path .build-fuzz
+//   .build-fuzz/release/push-transcode-fuzz Corpus/fuzz-seeds -max_total_time=600
+//
+// (`make fuzz` does both.) Naming the product matters: with `--sanitize fuzzer` libFuzzer
+// supplies `main`, and SwiftPM compiles this file with `-parse-as-library`, so it must not hold
+// top-level code. A normal `swift build` compiles it as an ordinary `main.swift`: there it is an
+// empty program whose only symbol is the unused entry point below.
+//
+// Per input the target checks, beyond "no crash, no sanitizer report":
+// - strict parse: a fault's offset lies inside the line; UTF-8 validation agrees with the
+//   standard library's validating decoder; an accepted line's tape is well formed, its
+//   canonical re-writing parses again, and re-writing that is a fixed point;
+// - replace mode: `replacingInvalid` yields valid UTF-8 (the input itself when it was valid,
+//   with no replacement), the replace-mode parse accepts every line the strict parse accepts,
+//   and what it accepts re-writes to canonical JSON that parses strictly.
+
 import PushTranscoder
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func pushTranscodeFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+  /// Checks the tape of an accepted line and returns its canonical re-writing.
+  func canonicalRewrite(
+    _ tokenizer: JSONTokenizer, _ bytes: UnsafeBufferPointer<UInt8>
+  ) -> [UInt8] {
+    let tokens = tokenizer.tokens
+    precondition(!tokens.isEmpty && tokens[0].next == UInt32(tokens.count), "root spans tape")
+    for (index, token) in tokens.enumerated() {
+      precondition(Int(token.next) > index && Int(token.next) <= tokens.count, "bad next link")
+      precondition(token.start <= token.end && Int(token.end) <= bytes.count, "bad range")
+      if token.kind != .object && token.kind != .array {
+        precondition(Int(token.next) == index + 1, "scalar with children")
+      }
+    }
+    var writer = JSONWriter(capacity: bytes.count * 2 + 16)
+    tokenizer.withDocument(bytes) { writer.value($0, $0.root) }
+    return writer.bytes
+  }
+
+  /// Parses canonical output strictly; it must be accepted and re-write to itself.
+  func checkCanonical(_ output: [UInt8]) {
+    var again = JSONTokenizer()
+    output.withUnsafeBufferPointer { buffer in
+      let error = again.parse(buffer)
+      precondition(error == nil, "canonical output rejected: \(String(describing: error))")
+      let second = canonicalRewrite(again, buffer)
+      precondition(second == output, "canonical re-writing is not a fixed point")
+    }
+  }
+
+  let input = UnsafeBufferPointer(start: data, count: data == nil ? 0 : size)
+
+  // Strict mode.
+  let firstInvalid = UTF8Validation.firstInvalidOffset(input)
+  let standardLibraryValid = String(validating: input, as: UTF8.self) != nil
+  precondition((firstInvalid == nil) == standardLibraryValid, "UTF-8 validation disagrees")
+  var strict = JSONTokenizer()
+  let strictError = strict.parse(input)
+  if let error = strictError {
+    precondition(error.offset >= 0 && error.offset <= input.count, "fault offset out of range")
+    if let firstInvalid {
+      precondition(error.fault == .invalidUnicode && error.offset == firstInvalid, "precedence")
+    }
+  } else {
+    checkCanonical(canonicalRewrite(strict, input))
+  }
+
+  // Replace mode (`--unicode replace`).
+  var repaired: [UInt8] = []
+  let replacements = UTF8Validation.replacingInvalid(input, into: &repaired)
+  precondition((replacements == 0) == (firstInvalid == nil), "replacement count")
+  var replace = JSONTokenizer(replaceLoneSurrogates: true)
+  repaired.withUnsafeBufferPointer { buffer in
+    precondition(UTF8Validation.firstInvalidOffset(buffer) == nil, "repair left bad UTF-8")
+    if replacements == 0 {
+      precondition(buffer.elementsEqual(input), "repair changed valid input")
+    }
+    let replaceError = replace.parse(buffer)
+    if strictError == nil {
+      precondition(replaceError == nil, "replace mode rejected a strictly valid line")
+    }
+    if replaceError == nil {
+      checkCanonical(canonicalRewrite(replace, buffer))
+    }
+  }
+  return 0
+}

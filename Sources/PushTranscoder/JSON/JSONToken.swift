@@ -18,7 +18,7 @@ public enum JSONKind: UInt8, Sendable {
 ///
 /// ```
 ///   {"a":[1,2],"b":"x"}
-///   tape: 0 object(next 6)  1 "a"  2 array(next 5)  3 1  4 2  5 "b"  6 "x" ... (next of 0 = 7)
+///   tape: 0 object(next 7)  1 "a"  2 array(next 5)  3 1  4 2  5 "b"  6 "x" ... (next of 0 = 7)
 /// ```
 public struct JSONToken: Sendable {
   /// Flag bit: a string whose content contains at least one backslash escape.

@@ -1,18 +1,31 @@
 /// A validating, non-recursive JSON tokenizer that writes a tape of byte ranges (RFC 8259,
 /// strict; SPEC 2.2 and 9).
 ///
-/// One pass over the line, no allocation per token: `tokens` and the container stack keep their
-/// capacity from line to line. Strings are recorded as ranges plus a has-escapes flag, their
-/// bodies scanned 32 bytes at a time; escapes are checked here (including `\u` surrogate pairing)
-/// but decoded only when a reader needs the value.
+/// One pass over the line, no allocation per token: the tape and the container stack keep their
+/// capacity from line to line. They live in raw storage that the tokenizer owns (`TapeStorage`)
+/// and are written through pointers held in the struct (an `Array.append` per token cost a
+/// uniqueness check and a capacity check through the array header on the hottest path).
+/// Strings are recorded as ranges plus a has-escapes flag, their bodies scanned 32 bytes at a
+/// time; escapes are checked here (including `\u` surrogate pairing) but decoded only when a
+/// reader needs the value.
 ///
 /// Fault precedence (SPEC 9): invalid UTF-8 anywhere in the line wins (offset of its first bad
 /// byte); otherwise the first fault from the left decides: `syntax`, a lone surrogate escape
 /// (`invalid-unicode`), or nesting deeper than `maxDepth` (`too-deep`).
 public struct JSONTokenizer {
-  /// The tape of the last parsed line.
-  public private(set) var tokens: [JSONToken] = []
-  private var stack: [UInt32] = []
+  /// The tape of the last parsed line (a copy; `withDocument` reads it in place).
+  public var tokens: [JSONToken] { Array(UnsafeBufferPointer(start: tape, count: tapeCount)) }
+
+  /// Owns `tape` and `stack`; replaced (not shared) when a copied tokenizer parses.
+  private var storage: TapeStorage
+  // Invariants: tape[0..<tapeCount] are the tokens of the current line, tapeCount <=
+  // tapeCapacity; stack[0..<stackCount] the tape indexes of the open containers.
+  private var tape: UnsafeMutablePointer<JSONToken>
+  private var tapeCount = 0
+  private var tapeCapacity: Int
+  private var stack: UnsafeMutablePointer<UInt32>
+  private var stackCount = 0
+  private var stackCapacity: Int
   /// The deepest nesting accepted; the outermost container is depth 1.
   public var maxDepth: Int
   /// `--unicode replace`: lone surrogate escapes are accepted (decoded as U+FFFD) and counted.
@@ -23,8 +36,11 @@ public struct JSONTokenizer {
   public init(maxDepth: Int = 512, replaceLoneSurrogates: Bool = false) {
     self.maxDepth = maxDepth
     self.replaceLoneSurrogates = replaceLoneSurrogates
-    tokens.reserveCapacity(256)
-    stack.reserveCapacity(64)
+    storage = TapeStorage(tapeCapacity: 256, stackCapacity: 64)
+    tape = storage.tape
+    tapeCapacity = storage.tapeCapacity
+    stack = storage.stack
+    stackCapacity = storage.stackCapacity
   }
 
   /// Validates `bytes` as UTF-8 and as one JSON text, filling `tokens`.
@@ -37,8 +53,14 @@ public struct JSONTokenizer {
 
   /// Parses a line already known to be valid UTF-8.
   public mutating func parseValidatedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONError? {
-    tokens.removeAll(keepingCapacity: true)
-    stack.removeAll(keepingCapacity: true)
+    if !isKnownUniquelyReferenced(&storage) {
+      // This tokenizer is a copy: give it storage of its own instead of writing the other's.
+      storage = TapeStorage(tapeCapacity: tapeCapacity, stackCapacity: stackCapacity)
+      tape = storage.tape
+      stack = storage.stack
+    }
+    tapeCount = 0
+    stackCount = 0
     loneSurrogates = 0
     guard let base = bytes.baseAddress, bytes.count > 0 else {
       return JSONError(.syntax, at: 0, "empty line")
@@ -60,12 +82,12 @@ public struct JSONTokenizer {
         let byte = base[index]
         switch byte {
         case ASCII.openBrace, ASCII.openBracket:
-          guard stack.count < maxDepth else {
+          guard stackCount < maxDepth else {
             return JSONError(.tooDeep, at: index, "nesting deeper than \(maxDepth) levels")
           }
           let isObject = byte == ASCII.openBrace
-          stack.append(UInt32(tokens.count))
-          tokens.append(
+          pushContainer()
+          append(
             JSONToken(
               kind: isObject ? .object : .array, flags: 0, start: UInt32(index), end: 0, next: 0))
           index = skipWhitespace(base, index + 1, count)
@@ -110,7 +132,7 @@ public struct JSONTokenizer {
 
       case .afterValue:
         index = skipWhitespace(base, index, count)
-        guard let open = stack.last else {
+        guard stackCount > 0 else {
           if index < count {
             return JSONError(.syntax, at: index, "unexpected data after the JSON value")
           }
@@ -119,7 +141,8 @@ public struct JSONTokenizer {
         guard index < count else {
           return JSONError(.syntax, at: index, "unterminated container")
         }
-        let isObject = tokens[Int(open)].kind == .object
+        // Safe because stack[0..<stackCount] holds indexes of tokens already on the tape.
+        let isObject = tape[Int(stack[stackCount &- 1])].kind == .object
         switch base[index] {
         case ASCII.comma:
           index = skipWhitespace(base, index + 1, count)
@@ -137,9 +160,42 @@ public struct JSONTokenizer {
 
   @inline(__always)
   private mutating func closeContainer(at index: Int) {
-    let open = Int(stack.removeLast())
-    tokens[open].end = UInt32(index + 1)
-    tokens[open].next = UInt32(tokens.count)
+    // Safe because a container is closed only while it is open (stackCount > 0), and the
+    // stack holds indexes of tokens already on the tape.
+    stackCount &-= 1
+    let open = Int(stack[stackCount])
+    tape[open].end = UInt32(index + 1)
+    tape[open].next = UInt32(tapeCount)
+  }
+
+  /// Appends a token to the tape, growing it when full.
+  @inline(__always)
+  private mutating func append(_ token: JSONToken) {
+    if tapeCount == tapeCapacity { growTape() }
+    // Safe because tapeCount < tapeCapacity, the number of tokens `tape` has room for.
+    (tape + tapeCount).initialize(to: token)
+    tapeCount &+= 1
+  }
+
+  /// Records the container about to be appended as open.
+  @inline(__always)
+  private mutating func pushContainer() {
+    if stackCount == stackCapacity { growStack() }
+    // Safe because stackCount < stackCapacity.
+    (stack + stackCount).initialize(to: UInt32(tapeCount))
+    stackCount &+= 1
+  }
+
+  @inline(never)
+  private mutating func growTape() {
+    tapeCapacity *= 2
+    tape = storage.growTape(to: tapeCapacity, keeping: tapeCount)
+  }
+
+  @inline(never)
+  private mutating func growStack() {
+    stackCapacity *= 2
+    stack = storage.growStack(to: stackCapacity, keeping: stackCount)
   }
 
   @inline(__always)
@@ -184,10 +240,10 @@ public struct JSONTokenizer {
       }
       let byte = base[cursor]
       if byte == ASCII.quote {
-        tokens.append(
+        append(
           JSONToken(
             kind: .string, flags: flags, start: UInt32(open + 1), end: UInt32(cursor),
-            next: UInt32(tokens.count + 1)))
+            next: UInt32(tapeCount + 1)))
         index = cursor + 1
         return nil
       }
@@ -220,15 +276,15 @@ public struct JSONTokenizer {
       }
       cursor += 6
       if unit >= 0xD800 && unit <= 0xDBFF {
-        // A high surrogate must be followed by an escaped low surrogate.
-        if cursor + 1 < count && base[cursor] == ASCII.backslash && base[cursor + 1] == ASCII.lowerU {
-          guard let low = hex4(base, cursor + 2, count) else {
-            return JSONError(.syntax, at: cursor, "invalid \\u escape")
-          }
-          if low >= 0xDC00 && low <= 0xDFFF {
-            cursor += 6
-            return nil
-          }
+        // A high surrogate must be followed by an escaped low surrogate. If what follows is a
+        // malformed escape, the unpaired high half is the first fault from the left (in replace
+        // mode, the malformed escape is then scanned, and rejected, on its own).
+        if cursor + 1 < count && base[cursor] == ASCII.backslash
+          && base[cursor + 1] == ASCII.lowerU,
+          let low = hex4(base, cursor + 2, count), low >= 0xDC00 && low <= 0xDFFF
+        {
+          cursor += 6
+          return nil
         }
         return loneSurrogate(at: start)
       }
@@ -250,12 +306,18 @@ public struct JSONTokenizer {
   @inline(__always)
   private func hex4(_ base: UnsafePointer<UInt8>, _ at: Int, _ count: Int) -> UInt32? {
     guard at + 4 <= count else { return nil }
+    // Branch-free per digit (escaped text mixes digits and letters unpredictably): a digit's
+    // value is `byte - '0'` when below 10, else `(byte | 0x20) - 'a' + 10` when below 16.
     var value: UInt32 = 0
+    var valid = true
     for offset in 0..<4 {
-      guard let digit = JSONEscapes.hexValue(base[at + offset]) else { return nil }
-      value = value << 4 | UInt32(digit)
+      let byte = base[at + offset]
+      let decimal = byte &- ASCII.zero
+      let letter = (byte | 0x20) &- ASCII.lowerA
+      valid = valid && (decimal < 10 || letter < 6)
+      value = value << 4 | UInt32(decimal < 10 ? decimal : letter &+ 10)
     }
-    return value
+    return valid ? value : nil
   }
 
   /// Scans `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?` starting at `index`.
@@ -292,10 +354,10 @@ public struct JSONTokenizer {
       }
       while cursor < count && isDigit(base[cursor]) { cursor += 1 }
     }
-    tokens.append(
+    append(
       JSONToken(
         kind: .number, flags: flags, start: UInt32(start), end: UInt32(cursor),
-        next: UInt32(tokens.count + 1)))
+        next: UInt32(tapeCount + 1)))
     index = cursor
     return nil
   }
@@ -315,10 +377,10 @@ public struct JSONTokenizer {
         return JSONError(.syntax, at: index + offset, "invalid literal")
       }
     }
-    tokens.append(
+    append(
       JSONToken(
         kind: kind, flags: 0, start: UInt32(index), end: UInt32(index + length),
-        next: UInt32(tokens.count + 1)))
+        next: UInt32(tapeCount + 1)))
     index += length
     return nil
   }
@@ -327,8 +389,47 @@ public struct JSONTokenizer {
   public func withDocument<R>(
     _ bytes: UnsafeBufferPointer<UInt8>, _ body: (JSONDocument) throws -> R
   ) rethrows -> R {
-    try tokens.withUnsafeBufferPointer { tape in
-      try body(JSONDocument(bytes: bytes, tokens: tape))
-    }
+    // `storage` (held by self for the whole call) keeps the tape alive.
+    try body(JSONDocument(bytes: bytes, tokens: UnsafeBufferPointer(start: tape, count: tapeCount)))
+  }
+}
+
+/// The raw memory behind a tokenizer's tape and container stack; frees it when the last
+/// tokenizer holding it goes away. A class so that copies of a tokenizer share it safely: a copy
+/// that parses first replaces it (`isKnownUniquelyReferenced`), never writes through it.
+private final class TapeStorage {
+  private(set) var tape: UnsafeMutablePointer<JSONToken>
+  private(set) var tapeCapacity: Int
+  private(set) var stack: UnsafeMutablePointer<UInt32>
+  private(set) var stackCapacity: Int
+
+  init(tapeCapacity: Int, stackCapacity: Int) {
+    self.tapeCapacity = tapeCapacity
+    self.stackCapacity = stackCapacity
+    tape = .allocate(capacity: tapeCapacity)
+    stack = .allocate(capacity: stackCapacity)
+  }
+
+  deinit {
+    tape.deallocate()
+    stack.deallocate()
+  }
+
+  func growTape(to capacity: Int, keeping count: Int) -> UnsafeMutablePointer<JSONToken> {
+    let bigger = UnsafeMutablePointer<JSONToken>.allocate(capacity: capacity)
+    bigger.moveInitialize(from: tape, count: count)
+    tape.deallocate()
+    tape = bigger
+    tapeCapacity = capacity
+    return bigger
+  }
+
+  func growStack(to capacity: Int, keeping count: Int) -> UnsafeMutablePointer<UInt32> {
+    let bigger = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
+    bigger.moveInitialize(from: stack, count: count)
+    stack.deallocate()
+    stack = bigger
+    stackCapacity = capacity
+    return bigger
   }
 }

@@ -1,0 +1,70 @@
+import Foundation
+import PushTranscoder
+
+/// What one pass of a workload over a corpus produced. Workloads of the same `check` group
+/// must produce the same `accepted` count before any of them is timed (SPEC 8).
+struct Outcome: Equatable {
+  var accepted = 0
+  var rejected = 0
+}
+
+/// One measured task. Later issues add entries here (transcode to all vendors without output;
+/// full runs with none / lz4 / gzip output; N threads) next to their own baselines.
+struct Workload {
+  /// Shown in the table.
+  var name: String
+  /// Workloads whose outcomes must agree (e.g. a task and its Foundation baseline).
+  var check: String
+  /// The name of the workload this one is compared with (its ratio column), if any.
+  var baseline: String?
+  var threads: Int
+  /// Timed rounds; the best one is reported (the least disturbed by other processes).
+  var rounds: Int
+  /// Builds the per-run state and returns the pass to time.
+  var prepare: () -> (LineCorpus) -> Outcome
+}
+
+extension Workload {
+  /// The tokenizer alone: UTF-8 validation, full JSON validation and the tape (SPEC 2.2).
+  static func tokenize(rounds: Int) -> Workload {
+    Workload(
+      name: "tokenize", check: "json", baseline: "JSONSerialization", threads: 1,
+      rounds: rounds
+    ) {
+      var tokenizer = JSONTokenizer()
+      return { corpus in
+        var outcome = Outcome()
+        corpus.forEachLine { _, line in
+          if tokenizer.parse(line) == nil { outcome.accepted += 1 } else { outcome.rejected += 1 }
+        }
+        return outcome
+      }
+    }
+  }
+
+  /// Foundation's `JSONSerialization` parsing the same lines: the baseline.
+  static func jsonSerialization(rounds: Int) -> Workload {
+    Workload(name: "JSONSerialization", check: "json", baseline: nil, threads: 1, rounds: rounds) {
+      { corpus in
+        var outcome = Outcome()
+        corpus.forEachLine { _, line in
+          if foundationAccepts(line) { outcome.accepted += 1 } else { outcome.rejected += 1 }
+        }
+        return outcome
+      }
+    }
+  }
+
+  static func all(rounds: Int, baselineRounds: Int) -> [Workload] {
+    [tokenize(rounds: rounds), jsonSerialization(rounds: baselineRounds)]
+  }
+}
+
+/// Whether `JSONSerialization` parses `line` (top-level scalars allowed, as for the tokenizer).
+func foundationAccepts(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+  guard let base = line.baseAddress else { return false }
+  // Safe because the Data does not outlive this call and never frees the borrowed bytes.
+  let data = Data(
+    bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: line.count, deallocator: .none)
+  return (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil
+}

@@ -1,0 +1,15 @@
+#!/bin/sh
+# Builds the tokenizer's libFuzzer target and runs it on the seed corpus (issue 2, part 5).
+# Usage: scripts/fuzz.sh [SECONDS] [extra libFuzzer flags...]   (default 600 seconds)
+# New inputs go to .build-fuzz/corpus (git-ignored); crashes to fuzz-artifacts/.
+set -eu
+cd "$(dirname "$0")/.."
+seconds="${1:-600}"
+[ $# -gt 0 ] && shift
+# Naming the product matters: building every product would link a second `main`.
+swift build -c release --product push-transcode-fuzz --sanitize fuzzer --sanitize address \
+  --scratch-path .build-fuzz
+mkdir -p .build-fuzz/corpus fuzz-artifacts
+exec .build-fuzz/release/push-transcode-fuzz .build-fuzz/corpus Corpus/fuzz-seeds \
+  -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz-artifacts/ \
+  -print_final_stats=1 "$@"
