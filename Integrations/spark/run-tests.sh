@@ -15,7 +15,12 @@ die() { echo "run-tests.sh: $*" >&2; exit 1; }
 
 "$PYTHON" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' \
   || die "pyspark $PYSPARK_VERSION needs Python >= 3.11; $("$PYTHON" --version 2>&1) found"
-command -v java >/dev/null || die "java not found (pyspark $PYSPARK_VERSION needs Java 17 or 21)"
+if ! command -v java >/dev/null; then
+  # The machine image has Java 17; a machine without it gets Debian's headless JRE.
+  echo "run-tests.sh: no java: installing openjdk-17-jre-headless" >&2
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-17-jre-headless; } \
+    || die "java not found and openjdk-17-jre-headless did not install (pyspark needs Java 17 or 21)"
+fi
 
 have() {
   [ -x "$VENV/bin/python" ] && "$VENV/bin/python" - "$PYSPARK_VERSION" "$PYTEST_VERSION" <<'EOF' 2>/dev/null
