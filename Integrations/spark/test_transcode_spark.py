@@ -39,7 +39,7 @@ SPLIT_MB = 1          # 3 MB corpus -> 3 splits, so records cross split boundari
 BATCH_RECORDS = 1500  # several files per split for the bigger vendors
 MASTER = os.environ.get("SPARK_TEST_MASTER", "local[2,2]")
 
-PREFIX = re.compile(rb'^\{"source":"(?:[^"\\]|\\.)*","line":([0-9]+),')
+PREFIX = re.compile(rb'^\{"source":("(?:[^"\\]|\\.)*"),"line":([0-9]+),')
 PART = re.compile(r'^part-([0-9]{5})-[0-9a-f-]{36}\.c([0-9]{3})\.txt\.gz$')
 
 
@@ -56,18 +56,19 @@ def binary_path():
 
 
 def normalise(rec):
-    """(line, record without its source and line) of one record line."""
+    """(line, record without its source and line, source) of one record line."""
     m = PREFIX.match(rec)
     assert m, "record does not start with source and line: %r" % rec[:120]
-    return int(m.group(1)), b"{" + rec[m.end():]
+    return int(m.group(2)), b"{" + rec[m.end():], json.loads(m.group(1))
 
 
-def single_machine_by_vendor(out):
+def single_machine_by_vendor(out, skip_source=None):
     by = {}
     for rec in out.split(b"\n")[:-1]:
         vendor = json.loads(rec)["vendor"]
-        line, norm = normalise(rec)
-        by.setdefault(vendor, []).append((line, norm))
+        line, norm, source = normalise(rec)
+        if source != skip_source:
+            by.setdefault(vendor, []).append((line, norm))
     return by
 
 
@@ -82,8 +83,9 @@ def part_files(vdir):
     return sorted(files)
 
 
-def spark_by_vendor(out, first_line):
-    """vendor -> [(global line, normalised record)] read from a Spark output directory."""
+def spark_by_vendor(out, first_line, skipped=None):
+    """vendor -> [(global line, normalised record)] read from a Spark output directory;
+    records whose source is not `-` go to skipped[split] instead."""
     by = {}
     for d in sorted(os.listdir(out)):
         if not d.startswith("vendor="):
@@ -91,12 +93,18 @@ def spark_by_vendor(out, first_line):
         vendor = d[len("vendor="):]
         assert vendor in ts.VENDORS + (ts.REJECT,), d
         recs = by.setdefault(vendor, [])
+        position = {}  # split -> records read so far from that split's files
         for split, _, name in part_files(os.path.join(out, d)):
             with gzip.open(os.path.join(out, d, name)) as f:
                 data = f.read()
             assert data.endswith(b"\n")
             for rec in data.split(b"\n")[:-1]:
-                line, norm = normalise(rec)
+                line, norm, source = normalise(rec)
+                pos = position[split] = position.get(split, -1) + 1
+                if source != "-":
+                    assert skipped is not None, "record with source %r" % source
+                    skipped.setdefault(split, []).append((pos, line, norm))
+                    continue
                 recs.append((first_line[split] + line - 1, norm))
     return by
 
@@ -223,6 +231,32 @@ def test_vendor_subset(spark, binary, first_line, corpus, tmp_path):
              batch_records=BATCH_RECORDS)
     assert_same_as_single_machine(spark_by_vendor(out, first_line),
                                   single_machine_by_vendor(run.stdout), corpus, vendors)
+
+
+def test_directory_shipped_with_the_job(spark, binary, first_line, corpus, tmp_path):
+    """--directory FILE shipped like --files: names reach the payloads; bad directory lines are
+    rejected by every task, first in its reject output (documented: per task)."""
+    names = tmp_path / "names-dir.ndjson"
+    names.write_bytes(b'{"To_Account":"administrator","ProfileItem":[{"Tag":'
+                      b'"Tag_Profile_IM_Nick","Value":"Zelda Dir"}]}\n{"To_Account":\n')
+    spark.sparkContext.addFile(str(names))
+    run = subprocess.run([binary, corpus["path"], "-o", "-", "--threads", "1",
+                          "--directory", str(names)], capture_output=True, timeout=120)
+    assert run.returncode == 0, run.stderr.decode(errors="replace")
+    assert b"Zelda Dir" in run.stdout
+    dir_rejects = [normalise(r)[1] for r in run.stdout.split(b"\n")[:-1]
+                   if r.startswith(b'{"source":%s,' % json.dumps(str(names)).encode())]
+    assert len(dir_rejects) == 1
+    out = str(tmp_path / "out")
+    ts.write(ts.transcode(spark, [corpus["path"]], binary=binary,
+                          binary_args=["--directory", names.name]), out,
+             batch_records=BATCH_RECORDS)
+    skipped = {}
+    assert_same_as_single_machine(spark_by_vendor(out, first_line, skipped),
+                                  single_machine_by_vendor(run.stdout, str(names)), corpus)
+    assert sorted(skipped) == sorted(first_line)  # every task, once each, at the front
+    for split, recs in skipped.items():
+        assert [(pos, norm) for pos, _, norm in recs] == [(0, dir_rejects[0])], (split, recs)
 
 
 def _normalised_files(out):
