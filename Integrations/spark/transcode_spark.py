@@ -76,6 +76,19 @@ def _is_local_master(master):
     return master == "local" or master.startswith("local[")
 
 
+def shipped_files(sc):
+    """Names under which `--files` made files available to tasks (spark.files; YARN puts them
+    in spark.yarn.dist.files, where `path#alias` names the file `alias`)."""
+    names = set()
+    conf = sc.getConf()
+    for key in ("spark.files", "spark.yarn.dist.files"):
+        for f in conf.get(key, "").split(","):
+            if f.strip():
+                f = f.strip()
+                names.add(f.split("#", 1)[1] if "#" in f else os.path.basename(f))
+    return names
+
+
 def ship_binary(spark, binary):
     """Make the binary available to every task; return (file name, directory for local mode).
 
@@ -87,8 +100,7 @@ def ship_binary(spark, binary):
     from pyspark import SparkFiles
     sc = spark.sparkContext
     name = os.path.basename(binary)
-    shipped = [os.path.basename(f) for f in sc.getConf().get("spark.files", "").split(",") if f]
-    if name not in shipped:
+    if name not in shipped_files(sc):
         if not os.path.isfile(binary):
             raise FileNotFoundError("push-transcode binary %r: not a file on the driver and not "
                                     "shipped with --files" % binary)
@@ -100,12 +112,14 @@ def ship_binary(spark, binary):
 def binary_version(spark, name):
     """`push-transcode --version` of the shipped copy, when the driver can run it (for job logs)."""
     from pyspark import SparkFiles
-    path = SparkFiles.get(name)
-    try:
-        out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=30)
-        return (out.stdout or out.stderr).strip() or None
-    except OSError:
-        return None
+    for path in (SparkFiles.get(name), os.path.join(".", name)):
+        try:
+            out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=30)
+        except (OSError, subprocess.SubprocessError):
+            continue
+        if out.returncode == 0 and out.stdout.strip():
+            return out.stdout.strip()
+    return None
 
 
 def command(name, vendors, binary_args, workdir=None):
