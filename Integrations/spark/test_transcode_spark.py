@@ -11,10 +11,12 @@ What "equal" means: for every vendor and for the rejects, the Spark output files
 vendor, decompressed and concatenated in name order, give the same records in the same order,
 byte for byte, as the single-machine `push-transcode CORPUS -o - --threads 1` once `source`
 and `line` are set aside (a task reads its split on stdin: `"source":"-"`, line within the
-split). Lines that are not valid UTF-8 are left out of that equality: Spark decodes text as
-UTF-8, so the child sees U+FFFD instead of the bad bytes (the single-machine run rejects them
-as invalid-unicode). Each of them must still be accounted for by a record or reject at the
-same input line, found from the split (the part file number) and the line within the split.
+split). With the driver's default base64 transport that holds for every line, invalid UTF-8
+included. With `--input-transport text`, TRANSFORM decodes lines as UTF-8 and the child sees
+U+FFFD instead of invalid bytes (the single-machine run rejects those lines as
+invalid-unicode): those lines are left out of the equality, and each must still be accounted
+for by a record or reject at the same input line, found from the split (the part file number)
+and the line within the split.
 """
 
 import gzip
@@ -34,7 +36,7 @@ sys.path.insert(0, HERE)
 
 import transcode_spark as ts  # noqa: E402
 
-SEED, SIZE_MB = 20240601, 3
+SEED, SIZE_MB = 1, 3  # seed 1: 3 lines with invalid UTF-8 among 24 malformed
 SPLIT_MB = 1          # 3 MB corpus -> 3 splits, so records cross split boundaries
 BATCH_RECORDS = 1500  # several files per split for the bigger vendors
 MASTER = os.environ.get("SPARK_TEST_MASTER", "local[2,2]")
@@ -192,8 +194,10 @@ def first_line(spark, corpus):
     return first
 
 
-def assert_same_as_single_machine(got, expected, corpus, vendors=ts.VENDORS):
-    bad = corpus["bad_utf8"]
+def assert_same_as_single_machine(got, expected, corpus, vendors=ts.VENDORS, changed=()):
+    """Equality per vendor and for the rejects; lines in `changed` (input Spark altered) are
+    left out of it but must still be accounted for at their line."""
+    bad = set(changed)
     assert set(got) <= set(vendors) | {ts.REJECT}, sorted(got)
     assert set(expected) <= set(vendors) | {ts.REJECT}, sorted(expected)
     for vendor in tuple(vendors) + (ts.REJECT,):
@@ -206,12 +210,14 @@ def assert_same_as_single_machine(got, expected, corpus, vendors=ts.VENDORS):
                 vendor, i, w[0], h[1][:400], w[1][:400])
         # Beyond the requirement: part file + line within the split map back to input lines.
         assert [r[0] for r in have] == [r[0] for r in want], "%s: line mapping" % vendor
-    # Lines Spark changed (invalid UTF-8 -> U+FFFD): still accounted for, at the same line.
     seen = {r[0] for recs in got.values() for r in recs}
     rejected_here = {r[0] for r in expected[ts.REJECT]}
     for line in sorted(bad):
         assert line in rejected_here, "single-machine run did not reject line %d" % line
         assert line in seen, "line %d (invalid UTF-8) is missing from the Spark output" % line
+    # The invalid UTF-8 lines that were compared are rejects on both sides.
+    spark_rejected = {r[0] for r in got.get(ts.REJECT, [])}
+    assert corpus["bad_utf8"] - bad <= spark_rejected
 
 
 def test_spark_output_equals_single_machine(spark_submit_run, spark, first_line, corpus,
@@ -219,6 +225,20 @@ def test_spark_output_equals_single_machine(spark_submit_run, spark, first_line,
     out = spark_submit_run
     assert os.path.exists(os.path.join(out, "_SUCCESS"))
     assert_same_as_single_machine(spark_by_vendor(out, first_line), expected, corpus)
+
+
+def test_text_transport_changes_only_invalid_utf8(spark, binary, first_line, corpus, expected,
+                                                  tmp_path):
+    """--input-transport text: TRANSFORM decodes lines as UTF-8, so the child gets U+FFFD for
+    invalid bytes. Those lines are left out of the equality, and must still be accounted for."""
+    out = str(tmp_path / "out")
+    ts.write(ts.transcode(spark, [corpus["path"]], binary=binary, transport="text"), out,
+             batch_records=BATCH_RECORDS)
+    got = spark_by_vendor(out, first_line)
+    assert_same_as_single_machine(got, expected, corpus, changed=corpus["bad_utf8"])
+    # ... and they do differ: none of them is an invalid-unicode reject any more.
+    unicode_rejects = {r[0] for r in got[ts.REJECT] if b'"reason":"invalid-unicode"' in r[1]}
+    assert not unicode_rejects & corpus["bad_utf8"]
 
 
 def test_vendor_subset(spark, binary, first_line, corpus, tmp_path):

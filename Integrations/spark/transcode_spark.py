@@ -8,7 +8,10 @@
 Each Spark task feeds its split of the input, line by line, to
 `push-transcode - -o - --framing tsv --threads 1 BINARY-ARGS` through SQL
 `TRANSFORM` (the JVM checks the child's exit status: a failing child fails the
-task, retries re-run it, and a job that fails leaves no `_SUCCESS`). The
+task, retries re-run it, and a job that fails leaves no `_SUCCESS`). Lines travel
+base64-encoded and `base64 -d` (GNU coreutils) restores their exact bytes before
+the binary reads them: TRANSFORM hands the child text decoded as UTF-8, which
+would turn invalid UTF-8 into U+FFFD (`--input-transport text` does that). The
 `vendor<TAB>line<TAB>record-json` rows are validated, sorted within the split
 into the order the child wrote them, and written through Spark's committer as
 
@@ -122,20 +125,31 @@ def binary_version(spark, name):
     return None
 
 
-def command(name, vendors, binary_args, workdir=None):
+TRANSPORTS = ("base64", "text")
+
+
+def command(name, vendors, binary_args, workdir=None, transport="base64"):
     """The shell command each task runs (TRANSFORM starts it with /bin/bash -c)."""
     argv = ["./" + name, "-", "-o", "-", "--framing", "tsv", "--threads", "1"]
     if list(vendors) != list(VENDORS):
         argv += ["--vendors", ",".join(vendors)]
     argv += list(binary_args)
-    cmd = "exec " + " ".join(shlex.quote(a) for a in argv)
+    run = " ".join(shlex.quote(a) for a in argv)
+    if transport == "base64":
+        # -i: Spark's base64() breaks its output into 76-character lines with CRLF. pipefail:
+        # the task fails with the binary's status, or base64's when the binary succeeded.
+        cmd = "set -o pipefail && base64 -d -i | " + run
+    elif transport == "text":
+        cmd = "exec " + run
+    else:
+        raise ValueError("input transport must be one of %s" % ", ".join(TRANSPORTS))
     if workdir:
         cmd = "cd %s && %s" % (shlex.quote(workdir), cmd)
     return cmd
 
 
 def transcode(spark, inputs, *, binary="push-transcode", vendors="all", binary_args=(),
-              view="push_transcode_input"):
+              transport="base64", view="push_transcode_input"):
     """DataFrame (vendor, split, line, seq, record) sorted within partitions for writing."""
     from pyspark.sql import functions as F
 
@@ -143,11 +157,17 @@ def transcode(spark, inputs, *, binary="push-transcode", vendors="all", binary_a
     binary_args = list(binary_args)
     check_binary_args(binary_args)
     name, workdir = ship_binary(spark, binary)
-    cmd = command(name, selected, binary_args, workdir)
+    cmd = command(name, selected, binary_args, workdir, transport)
 
     # lineSep="\n": the default reader also splits on a bare CR. A CRLF line keeps its CR, which
     # the binary strips as part of the line ending.
     lines = spark.read.text(list(inputs), lineSep="\n")
+    if transport == "base64":
+        # The text reader keeps a line's bytes as they are (no UTF-8 check); the cast to binary
+        # keeps them too. Each row carries its own "\n", so `base64 -d` of the concatenated rows
+        # is the split's bytes (GNU base64 decodes padded quanta one after another).
+        lines = lines.select(F.base64(F.concat(F.col("value").cast("binary"),
+                                               F.unhex(F.lit("0A")))).alias("value"))
     lines.createOrReplaceTempView(view)
     tab = "ROW FORMAT DELIMITED FIELDS TERMINATED BY '\\t' LINES TERMINATED BY '\\n'"
     rows = spark.sql(
@@ -213,6 +233,9 @@ def parse_args(argv):
     p.add_argument("--split-mb", type=int, default=None,
                    help="input split size in MB (spark.sql.files.maxPartitionBytes)")
     p.add_argument("--compression", default="gzip", help="output codec (default gzip)")
+    p.add_argument("--input-transport", choices=TRANSPORTS, default="base64",
+                   help="base64 (default): the binary reads each line's exact bytes; text: "
+                        "TRANSFORM's own UTF-8 text, where invalid UTF-8 becomes U+FFFD")
     a = p.parse_args(argv)
     a.binary_args = binary_args
     if a.batch_records < 1:
@@ -231,7 +254,8 @@ def main(argv=None):
     spark = SparkSession.builder.appName("push-transcode").getOrCreate()
     if a.split_mb:
         spark.conf.set("spark.sql.files.maxPartitionBytes", str(a.split_mb * 1024 * 1024))
-    df = transcode(spark, a.input, binary=a.binary, vendors=a.vendors, binary_args=a.binary_args)
+    df = transcode(spark, a.input, binary=a.binary, vendors=a.vendors, binary_args=a.binary_args,
+                   transport=a.input_transport)
     version = binary_version(spark, os.path.basename(a.binary))
     print("push-transcode: %s" % (version or "version unknown (binary not runnable on driver)"),
           file=sys.stderr)
