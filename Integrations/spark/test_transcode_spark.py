@@ -331,3 +331,12 @@ def test_driver_refuses_reserved_binary_args():
     with pytest.raises(ValueError):
         ts.select_vendors("apns,nokia")
     assert ts.select_vendors("vivo,apns") == ["apns", "vivo"]
+
+
+def test_command_line():
+    assert ts.command("push-transcode", ts.VENDORS, ["--directory", "a b.ndjson"]) == (
+        "set -o pipefail && base64 -d -i | ./push-transcode - -o - --framing tsv --threads 1 "
+        "--directory 'a b.ndjson'")
+    assert ts.command("pt", ["apns", "vivo"], [], workdir="/tmp/x y", transport="text") == (
+        "cd '/tmp/x y' && exec ./pt - -o - --framing tsv --threads 1 --vendors apns,vivo")
+    assert ts._sql_string("a'b\\c") == "'a\\'b\\\\c'"
