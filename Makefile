@@ -46,14 +46,13 @@ format:
 	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks Package.swift
 
 fuzz: setup
-	$(SWIFT) build -c release --product push-transcode-fuzz --sanitize fuzzer --sanitize address --scratch-path .build-fuzz
-	mkdir -p .build-fuzz/corpus
-	$$($(SWIFT) build -c release --product push-transcode-fuzz --sanitize fuzzer --sanitize address --scratch-path .build-fuzz --show-bin-path)/push-transcode-fuzz \
-	  .build-fuzz/corpus Corpus/fuzz-seeds -max_total_time=$${FUZZ_SECONDS:-600} -max_len=4096
+	./scripts/fuzz.sh
 
 static: setup
-	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-static
-	@ldd $$($(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-static --show-bin-path)/push-transcode || true
+	Integrations/spark/build-static.sh
+
+spark-test: release
+	Integrations/spark/run-tests.sh
 
 clean:
 	rm -rf .build .build-* out
