@@ -10,6 +10,8 @@ struct LineCorpus {
   var name: String
   var bytes: [UInt8]
   var lines: [Range<Int>]
+  /// The corpus written to a file (for full runs), set by `main`.
+  var file: String? = nil
 
   init(name: String, bytes: [UInt8]) {
     self.name = name

@@ -6,6 +6,18 @@ import PushTranscoder
 struct Outcome: Equatable {
   var accepted = 0
   var rejected = 0
+  /// Anything else the group must agree on (records; a full run's stats JSON).
+  var detail = ""
+}
+
+/// Which lines of a corpus a workload runs on.
+enum Subset {
+  /// The lines the tokenizer and JSONSerialization agree on.
+  case agreed
+  /// Of those, the Tencent lines (the push-text comparison; SPEC 3.1).
+  case tencent
+  /// The whole corpus file through `Runner.run`.
+  case file
 }
 
 /// One measured task. Later issues add entries here (transcode to all vendors without output;
@@ -20,6 +32,9 @@ struct Workload {
   var threads: Int
   /// Timed rounds; the best one is reported (the least disturbed by other processes).
   var rounds: Int
+  /// True when the check pass is also a timed round (full runs, too slow to repeat).
+  var timesCheckPass = false
+  var subset = Subset.agreed
   /// Builds the per-run state and returns the pass to time.
   var prepare: () -> (LineCorpus) -> Outcome
 }
@@ -55,8 +70,29 @@ extension Workload {
     }
   }
 
-  static func all(rounds: Int, baselineRounds: Int) -> [Workload] {
-    [tokenize(rounds: rounds), jsonSerialization(rounds: baselineRounds)]
+  static func all(rounds: Int, baselineRounds: Int, fullRounds: Int, allCores: Int) -> [Workload]
+  {
+    var list = [tokenize(rounds: rounds), jsonSerialization(rounds: baselineRounds)]
+    var apns = transcode(
+      name: "transcode apns", vendors: [.apns], check: "push",
+      baseline: "JSONSerialization push text", rounds: rounds)
+    apns.subset = .tencent
+    var push = jsonSerializationPush(rounds: baselineRounds)
+    push.subset = .tencent
+    list += [
+      apns, push,
+      transcode(
+        name: "transcode 9 vendors", vendors: VendorID.allCases, check: "all", baseline: nil,
+        rounds: rounds),
+    ]
+    for threads in Array(Set([1, allCores])).sorted() {
+      for compression in [OutputCompression.none, .lz4, .gzip] {
+        var run = fullRun(compression: compression, threads: threads, rounds: fullRounds)
+        run.subset = .file
+        list.append(run)
+      }
+    }
+    return list
   }
 }
 

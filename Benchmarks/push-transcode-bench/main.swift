@@ -2,9 +2,16 @@
 // every `Corpus/*.ndjson` file, with Foundation's JSONSerialization as the in-run baseline
 // (SPEC 8). Outputs are checked against each other before anything is timed.
 //
-//   swift run -c release push-transcode-bench [--size-mb 64] [--seed 1] [--rounds 5]
-//     [--baseline-rounds 1] [--no-baseline] [--corpus-dir Corpus] [--file NDJSON]...
-//     [--write-corpus FILE]
+//   swift run -c release push-transcode-bench [--size-mb 64] [--seed 1] [--rounds 3]
+//     [--baseline-rounds 1] [--full-rounds 1] [--no-baseline] [--no-full]
+//     [--corpus-file Corpus/sample.ndjson] [--file NDJSON]... [--write-corpus FILE]
+//
+// Workloads: tokenize only; transcode to apns only and to all nine vendors (LineProcessor, no
+// output); full runs through Runner.run to a temporary batch directory with --compress none /
+// lz4 / gzip (level 1) at 1 thread and at all cores; JSONSerialization baselines (parse only;
+// the APNs push text of SPEC 3.1). Checks before timing: tokenizer vs. JSONSerialization line
+// by line; apns transcode vs. the JSONSerialization push text line by line (pushed or not);
+// every full run's stats identical across compressions and thread counts.
 //
 // `--file` adds an NDJSON file (e.g. one from ../shared/bench/gen_corpus.py); `--write-corpus`
 // saves the generated corpus; `--size-mb 0` skips generating one.
@@ -15,10 +22,12 @@ import PushTranscoder
 struct Options {
   var sizeMB = 64.0
   var seed: UInt64 = 1
-  var rounds = 5
+  var rounds = 3
   var baselineRounds = 1
+  var fullRounds = 1
   var baseline = true
-  var corpusDirectory = "Corpus"
+  var full = true
+  var corpusFiles = ["Corpus/sample.ndjson"]
   var writeCorpus: String? = nil
   var files: [String] = []
 
@@ -38,15 +47,17 @@ struct Options {
       case "--seed": seed = number(argument)
       case "--rounds": rounds = max(1, number(argument))
       case "--baseline-rounds": baselineRounds = max(1, number(argument))
+      case "--full-rounds": fullRounds = max(1, number(argument))
       case "--no-baseline": baseline = false
-      case "--corpus-dir": corpusDirectory = value(argument)
+      case "--no-full": full = false
+      case "--corpus-file": corpusFiles = [value(argument)]
       case "--write-corpus": writeCorpus = value(argument)
       case "--file": files.append(value(argument))
       case "-h", "--help":
         print(
           "usage: push-transcode-bench [--size-mb N] [--seed N] [--rounds N] "
-            + "[--baseline-rounds N] [--no-baseline] [--corpus-dir DIR] [--file NDJSON]... "
-            + "[--write-corpus FILE]")
+            + "[--baseline-rounds N] [--full-rounds N] [--no-baseline] [--no-full] "
+            + "[--corpus-file NDJSON] [--file NDJSON]... [--write-corpus FILE]")
         exit(0)
       default: fail("unknown argument \(argument)")
       }
@@ -55,6 +66,7 @@ struct Options {
 }
 
 func fail(_ message: String) -> Never {
+  FullRunScratch.cleanUp()
   FileHandle.standardError.write(Data("push-transcode-bench: \(message)\n".utf8))
   exit(64)
 }
@@ -62,6 +74,10 @@ func fail(_ message: String) -> Never {
 func seconds(_ duration: Duration) -> Double {
   let (whole, attoseconds) = duration.components
   return Double(whole) + Double(attoseconds) * 1e-18
+}
+
+func note(_ message: String) {
+  FileHandle.standardError.write(Data((message + "\n").utf8))
 }
 
 struct Row {
@@ -74,8 +90,11 @@ struct Row {
 }
 
 let options = Options(CommandLine.arguments)
-var workloads = Workload.all(rounds: options.rounds, baselineRounds: options.baselineRounds)
-if !options.baseline { workloads.removeAll { $0.name == "JSONSerialization" } }
+var workloads = Workload.all(
+  rounds: options.rounds, baselineRounds: options.baselineRounds, fullRounds: options.fullRounds,
+  allCores: RunConfiguration.defaultThreads)
+if !options.baseline { workloads.removeAll { $0.name.hasPrefix("JSONSerialization") } }
+if !options.full { workloads.removeAll { $0.subset == .file } }
 
 // The corpora: the generated one first, then every Corpus/*.ndjson.
 var corpora: [LineCorpus] = []
@@ -96,12 +115,19 @@ if !generated.isEmpty {
     Data("generated \(generated.count) bytes in \(String(format: "%.2f", generationTime)) s\n".utf8)
   )
 }
-let files =
-  ((try? FileManager.default.contentsOfDirectory(atPath: options.corpusDirectory)) ?? [])
-  .filter { $0.hasSuffix(".ndjson") }.sorted()
-for path in files.map({ options.corpusDirectory + "/" + $0 }) + options.files {
+for path in options.corpusFiles + options.files {
   guard let corpus = LineCorpus.load(path: path) else { fail("cannot read \(path)") }
   corpora.append(corpus)
+}
+// Every corpus also as a file in the scratch directory, the input of the full runs.
+if options.full {
+  for index in corpora.indices {
+    let path = FullRunScratch.root + "/corpus-\(index).ndjson"
+    guard FileManager.default.createFile(atPath: path, contents: Data(corpora[index].bytes)) else {
+      fail("cannot write \(path)")
+    }
+    corpora[index].file = path
+  }
 }
 
 var rows: [Row] = []
@@ -128,27 +154,84 @@ for corpus in corpora {
   }
   guard !timed.lines.isEmpty else { continue }
 
+  // The push-text comparison runs on the Tencent lines (SPEC 3.1; the sample's Easemob lines
+  // are left out of it). Check line by line that the apns transcode pushes exactly the lines
+  // JSONSerialization computes a body for.
+  var tencent = timed
+  if options.baseline {
+    var tencentIndices = Set<Int>()
+    timed.forEachLine { index, line in if foundationIsTencent(line) { tencentIndices.insert(index) } }
+    if tencentIndices.count < timed.lines.count {
+      note(
+        "\(corpus.name): \(timed.lines.count - tencentIndices.count) non-Tencent line(s) left out "
+          + "of the push-text comparison")
+      tencent = timed.keeping { tencentIndices.contains($0) }
+    }
+    var apnsOptions = TranscodeOptions()
+    apnsOptions.vendors = [.apns]
+    var processor = LineProcessor(options: apnsOptions, directory: Directory())
+    var output = ChunkOutput(sequence: 0, source: SourceName("bench"))
+    var mismatches: [(Int, Bool)] = []
+    tencent.forEachLine { index, line in
+      let before = output.stats.transcoded
+      processor.process(line: line, number: index + 1, into: &output)
+      let pushed = output.stats.transcoded > before
+      if pushed != (foundationPushBody(line) != nil) { mismatches.append((index, pushed)) }
+      output.main.truncate(to: 0)
+      output.rejects.truncate(to: 0)
+    }
+    if let (index, pushed) = mismatches.first {
+      let range = tencent.lines[index]
+      let text = String(decoding: tencent.bytes[range].prefix(300), as: UTF8.self)
+      fail(
+        "\(corpus.name): the apns transcode and the JSONSerialization push text disagree on "
+          + "\(mismatches.count) line(s); first (transcode \(pushed ? "pushes" : "does not push") "
+          + "it): \(text)")
+    }
+  }
+
   var outcomes: [String: Outcome] = [:]
   for workload in workloads {
+    let input: LineCorpus
+    switch workload.subset {
+    case .agreed: input = timed
+    case .tencent: input = tencent
+    case .file: input = corpus
+    }
+    guard !input.lines.isEmpty else { continue }
     let pass = workload.prepare()
-    let outcome = pass(timed)  // the check pass, which also warms caches
+    let start = clock.now
+    let outcome = pass(input)  // the check pass, which also warms caches
+    var best = workload.timesCheckPass ? seconds(clock.now - start) : Double.infinity
     if let other = outcomes[workload.check], other != outcome {
-      fail("\(corpus.name): \(workload.name) gave \(outcome), its check group gave \(other)")
+      fail(
+        "\(corpus.name): \(workload.name) (\(workload.threads) threads) gave \(outcome), "
+          + "its check group \"\(workload.check)\" gave \(other)")
     }
     outcomes[workload.check] = outcome
-    var best = Double.infinity
-    for _ in 0..<workload.rounds {
+    for _ in 0..<(workload.timesCheckPass ? workload.rounds - 1 : workload.rounds) {
       let start = clock.now
-      let again = pass(timed)
+      let again = pass(input)
       best = min(best, seconds(clock.now - start))
-      precondition(again == outcome, "\(workload.name) is not deterministic")
+      if again != outcome { fail("\(workload.name) is not deterministic") }
     }
+    let megabytes =
+      workload.subset == .file ? Double(input.bytes.count) / 1e6 : Double(input.lineBytes) / 1e6
     rows.append(
       Row(
-        corpus: corpus.name, workload: workload, megabytes: Double(timed.lineBytes) / 1e6,
-        lines: timed.lines.count, best: best))
+        corpus: corpus.name, workload: workload, megabytes: megabytes,
+        lines: input.lines.count, best: best))
+    note(String(format: "%@: %@ (%d threads): %.3f s", corpus.name, workload.name, workload.threads, best))
+  }
+  if let full = outcomes["full"], let all = outcomes["all"], corpus.lines.count == timed.lines.count {
+    // The full runs' stats against the in-memory all-vendor transcode of the same lines.
+    let transcoded = "\"transcoded\":\(all.accepted),"
+    if !full.detail.contains(transcoded) {
+      fail("\(corpus.name): full runs and the 9-vendor transcode disagree: \(full.detail) vs \(all)")
+    }
   }
 }
+FullRunScratch.cleanUp()
 
 print("| corpus | workload | threads | MB | lines | best s | MB/s | msgs/s | vs baseline |")
 print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
