@@ -94,14 +94,14 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
       for ref in output.refs {
         let end = Int(ref.end)
         let vendor = Int(ref.vendor)
-        var batch = open[vendor]
-        batch.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
-        batch.records += 1
-        if batch.first == nil { batch.first = (output.source, Int(ref.line)) }
-        batch.last = (output.source, Int(ref.line))
-        open[vendor] = batch
+        // Appended in place: copying the open batch out and back would make the buffer shared
+        // for the append and copy the whole batch for every record.
+        open[vendor].bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        open[vendor].records += 1
+        if open[vendor].first == nil { open[vendor].first = (output.source, Int(ref.line)) }
+        open[vendor].last = (output.source, Int(ref.line))
         start = end
-        if batch.records == batchRecords { try submit(VendorID(rawValue: vendor)!) }
+        if open[vendor].records == batchRecords { try submit(VendorID(rawValue: vendor)!) }
       }
     }
     try checkFailure()
