@@ -21,6 +21,10 @@ public enum TextCut {
     // Only the first cap + 1 scalars can matter: at most cap − 1 are kept, and the boundary
     // after the last kept one looks one scalar ahead.
     let prefix = text.decodedPrefix(scalars: cap + 1)
+    if var bytes = simplePrefix(of: prefix, limit: cap - ellipsisScalars, cost: { _ in 1 }) {
+      bytes.append(contentsOf: ellipsis)
+      return .decoded(bytes)
+    }
     var bytes = graphemePrefix(of: prefix, limit: cap - ellipsisScalars) { character in
       character.unicodeScalars.count
     }
@@ -35,6 +39,10 @@ public enum TextCut {
     // Every scalar costs at least one byte, so at most room − 3 scalars fit (plus one to see
     // the last boundary).
     let prefix = text.decodedPrefix(scalars: max(0, room - ellipsisBytes) + 1)
+    if var bytes = simplePrefix(of: prefix, limit: room - ellipsisBytes, cost: escapedCost) {
+      bytes.append(contentsOf: ellipsis)
+      return bytes
+    }
     var bytes = graphemePrefix(of: prefix, limit: room - ellipsisBytes) {
       character in
       var length = 0
@@ -43,6 +51,67 @@ public enum TextCut {
     }
     bytes.append(contentsOf: ellipsis)
     return bytes
+  }
+
+  /// The canonical escaped size of one scalar given as its UTF-8 bytes.
+  @inline(__always)
+  static func escapedCost(_ scalar: UnsafeBufferPointer<UInt8>) -> Int {
+    scalar.count == 1 ? JSONEscapes.escapedLength(scalar[0]) : scalar.count
+  }
+
+  /// The fast path of both cuts: walks scalars while their summed `cost` fits `limit`; when the
+  /// scalars on both sides of the cut are "simple", the cut is a grapheme boundary (UAX #29
+  /// GB999: neither is CR, LF, a control, Extend, ZWJ, SpacingMark, Prepend, a regional
+  /// indicator, a Hangul jamo or syllable, or an Indic consonant, so no rule joins them) and
+  /// every scalar before it ends a cluster only if its successor starts one — which, for the
+  /// longest prefix, is all that matters. Returns nil (use `graphemePrefix`) otherwise, or when
+  /// the whole text fits (the caller only cuts text that does not).
+  static func simplePrefix(
+    of decoded: [UInt8], limit: Int, cost: (UnsafeBufferPointer<UInt8>) -> Int
+  ) -> [UInt8]? {
+    decoded.withUnsafeBufferPointer { bytes -> [UInt8]? in
+      var used = 0
+      var index = 0
+      var previousSimple = true
+      while index < bytes.count {
+        let length = utf8Length(bytes[index])
+        guard index + length <= bytes.count else { return nil }
+        let scalar = UnsafeBufferPointer(rebasing: bytes[index..<index + length])
+        let simple = isSimple(scalar)
+        let next = used + cost(scalar)
+        if next > limit {
+          // Cutting before this scalar: a boundary when it and its predecessor are simple.
+          return simple && previousSimple ? Array(bytes[..<index]) : nil
+        }
+        used = next
+        previousSimple = simple
+        index += length
+      }
+      return nil
+    }
+  }
+
+  @inline(__always)
+  static func utf8Length(_ lead: UInt8) -> Int {
+    lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+  }
+
+  /// Scalars that never take part in a grapheme rule other than GB999: printable ASCII, CJK
+  /// Unified Ideographs (U+4E00–9FFF), CJK punctuation U+3001–3011, fullwidth forms
+  /// U+FF01–FF5E. (Kana are left out: U+3099/309A are Extend.)
+  @inline(__always)
+  static func isSimple(_ scalar: UnsafeBufferPointer<UInt8>) -> Bool {
+    switch scalar.count {
+    case 1:
+      return scalar[0] >= 0x20 && scalar[0] < 0x7F
+    case 3:
+      let value = UInt32(scalar[0] & 0x0F) << 12 | UInt32(scalar[1] & 0x3F) << 6
+        | UInt32(scalar[2] & 0x3F)
+      return (0x4E00...0x9FFF).contains(value) || (0x3001...0x3011).contains(value)
+        || (0xFF01...0xFF5E).contains(value)
+    default:
+      return false
+    }
   }
 
   /// The longest prefix of `decoded` made of whole grapheme clusters whose summed `cost` is at
