@@ -103,7 +103,9 @@ public enum PushText {
     }
     func take(_ slice: StringSlice) {
       if slice.hasEscapes {
-        slice.decodedBytes().withUnsafeBufferPointer { take($0) }
+        var decoded: [UInt8] = []
+        JSONEscapes.decode(slice.rawBytes, into: &decoded, maxScalars: remaining)
+        decoded.withUnsafeBufferPointer { take($0) }
       } else {
         take(slice.rawBytes)
       }

@@ -173,9 +173,23 @@ public enum JSONEscapes {
   /// Decodes JSON string content (validated by the tokenizer) into UTF-8. A lone surrogate
   /// escape (accepted only with `--unicode replace`) decodes to U+FFFD.
   public static func decode(_ content: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    decode(content, into: &output, maxScalars: Int.max)
+  }
+
+  /// Decodes at most the first `maxScalars` scalars of JSON string content (cuts need only a
+  /// prefix; long texts are not decoded whole).
+  public static func decode(
+    _ content: UnsafeBufferPointer<UInt8>, into output: inout [UInt8], maxScalars: Int
+  ) {
     var index = 0
     let count = content.count
+    var scalars = 0
     while index < count {
+      if content[index] & 0xC0 != 0x80 {
+        // A lead byte or an escape starts the next scalar.
+        if scalars == maxScalars { return }
+        scalars += 1
+      }
       let byte = content[index]
       guard byte == ASCII.backslash, index + 1 < count else {
         output.append(byte)

@@ -22,6 +22,15 @@ import Testing
       var reference: [UInt8] = []
       decoded.withUnsafeBufferPointer { JSONEscapes.appendEscaped($0, to: &reference) }
       #expect(fused == reference)
+      // A bounded decode is the same prefix of the full decode, scalar for scalar.
+      let scalars = String(decoding: decoded, as: UTF8.self).unicodeScalars
+      for limit in 0...(scalars.count + 1) {
+        var bounded: [UInt8] = []
+        JSONEscapes.decode(buffer, into: &bounded, maxScalars: limit)
+        var expected = String.UnicodeScalarView()
+        expected.append(contentsOf: scalars.prefix(limit))
+        #expect(bounded == Array(String(expected).utf8))
+      }
       #expect(JSONEscapes.canonicalLength(buffer) == reference.count)
     }
   }
