@@ -39,6 +39,10 @@ public enum ExitStatus {
 /// Runs a configured job end to end and returns its exit status.
 public enum Runner {
   public static func run(_ configuration: RunConfiguration) -> Int32 {
+    // Chunk and output buffers are megabytes each and are allocated on whichever Dispatch
+    // thread runs a worker; glibc would otherwise cache freed ones per thread arena (RSS grew
+    // with the input: 590 MB for 1 GB). A fixed mmap threshold returns them to the system.
+    MallocTuning.returnLargeBuffersToTheSystem()
     signal(SIGPIPE, SIG_IGN)
     // Past a file-size limit (`ulimit -f`) write(2) then fails with EFBIG, which becomes a clear
     // fatal error instead of a silent death by SIGXFSZ.
@@ -186,3 +190,25 @@ public enum Runner {
     return writer.bytes
   }
 }
+
+/// glibc `mallopt`, which the Glibc module does not export (it lives in `<malloc.h>`).
+enum MallocTuning {
+  /// `M_MMAP_THRESHOLD` from glibc's `<malloc.h>`.
+  private static let mmapThreshold: Int32 = -3
+
+  /// Allocations of 1 MiB and more use `mmap` and go back to the system when freed; setting
+  /// the threshold also turns off glibc's dynamic threshold, which otherwise lets freed chunk
+  /// buffers pile up in per-thread arenas.
+  static func returnLargeBuffersToTheSystem() {
+    #if canImport(Glibc)
+      _ = glibcMallopt(mmapThreshold, 1 << 20)
+    #endif
+  }
+}
+
+#if canImport(Glibc)
+  // Safe because `int mallopt(int param, int value)` takes and returns C ints, which map to
+  // Int32 in the C calling convention that @_silgen_name uses for this plain C symbol.
+  @_silgen_name("mallopt")
+  private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
+#endif
