@@ -40,7 +40,7 @@ compare: setup
 	../shared/bench/compare.sh
 
 lint:
-	$(SWIFT) format lint --recursive Sources Tests Benchmarks Package.swift
+	$(SWIFT) format lint --strict --recursive Sources Tests Benchmarks Package.swift
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks Package.swift

@@ -70,8 +70,7 @@ extension Workload {
     }
   }
 
-  static func all(rounds: Int, baselineRounds: Int, fullRounds: Int, allCores: Int) -> [Workload]
-  {
+  static func all(rounds: Int, baselineRounds: Int, fullRounds: Int, allCores: Int) -> [Workload] {
     var list = [tokenize(rounds: rounds), jsonSerialization(rounds: baselineRounds)]
     var apns = transcode(
       name: "transcode apns", vendors: [.apns], check: "push",

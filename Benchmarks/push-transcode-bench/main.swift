@@ -160,7 +160,8 @@ for corpus in corpora {
   var tencent = timed
   if options.baseline {
     var tencentIndices = Set<Int>()
-    timed.forEachLine { index, line in if foundationIsTencent(line) { tencentIndices.insert(index) } }
+    timed.forEachLine { index, line in if foundationIsTencent(line) { tencentIndices.insert(index) }
+    }
     if tencentIndices.count < timed.lines.count {
       note(
         "\(corpus.name): \(timed.lines.count - tencentIndices.count) non-Tencent line(s) left out "
@@ -221,13 +222,17 @@ for corpus in corpora {
       Row(
         corpus: corpus.name, workload: workload, megabytes: megabytes,
         lines: input.lines.count, best: best))
-    note(String(format: "%@: %@ (%d threads): %.3f s", corpus.name, workload.name, workload.threads, best))
+    note(
+      String(
+        format: "%@: %@ (%d threads): %.3f s", corpus.name, workload.name, workload.threads, best))
   }
-  if let full = outcomes["full"], let all = outcomes["all"], corpus.lines.count == timed.lines.count {
+  if let full = outcomes["full"], let all = outcomes["all"], corpus.lines.count == timed.lines.count
+  {
     // The full runs' stats against the in-memory all-vendor transcode of the same lines.
     let transcoded = "\"transcoded\":\(all.accepted),"
     if !full.detail.contains(transcoded) {
-      fail("\(corpus.name): full runs and the 9-vendor transcode disagree: \(full.detail) vs \(all)")
+      fail(
+        "\(corpus.name): full runs and the 9-vendor transcode disagree: \(full.detail) vs \(all)")
     }
   }
 }

@@ -60,7 +60,10 @@ struct Transcode: ParsableCommand {
   @Option(name: .short, help: "Output: '-' for stdout (pipeline mode) or a directory of batches.")
   var output: String = "-"
 
-  @Option(help: "Comma-separated vendor ids, or 'all' (\(VendorID.allCases.map(\.name).joined(separator: ","))).")
+  @Option(
+    help:
+      "Comma-separated vendor ids, or 'all' (\(VendorID.allCases.map(\.name).joined(separator: ",")))."
+  )
   var vendors: String = "all"
 
   @Option(help: "Placeholder and default-title language: en or zh.")
@@ -124,7 +127,9 @@ struct Transcode: ParsableCommand {
     var selected = Set<VendorID>()
     for name in vendors.split(separator: ",", omittingEmptySubsequences: false) {
       guard let id = VendorID(name: String(name)) else {
-        throw ValidationError("unknown vendor id '\(name)' (known: all, \(VendorID.allCases.map(\.name).joined(separator: ", ")))")
+        throw ValidationError(
+          "unknown vendor id '\(name)' (known: all, \(VendorID.allCases.map(\.name).joined(separator: ", ")))"
+        )
       }
       selected.insert(id)
     }

@@ -105,7 +105,8 @@ public enum TextCut {
     case 1:
       return scalar[0] >= 0x20 && scalar[0] < 0x7F
     case 3:
-      let value = UInt32(scalar[0] & 0x0F) << 12 | UInt32(scalar[1] & 0x3F) << 6
+      let value =
+        UInt32(scalar[0] & 0x0F) << 12 | UInt32(scalar[1] & 0x3F) << 6
         | UInt32(scalar[2] & 0x3F)
       return (0x4E00...0x9FFF).contains(value) || (0x3001...0x3011).contains(value)
         || (0xFF01...0xFF5E).contains(value)

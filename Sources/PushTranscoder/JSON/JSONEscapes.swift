@@ -80,7 +80,9 @@ public enum JSONEscapes {
   /// pass without an intermediate buffer: runs between backslashes are already canonical (raw
   /// string content holds no `"`, `\` or control byte) and are copied; each escape is decoded
   /// and written again canonically.
-  public static func appendCanonical(_ content: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+  public static func appendCanonical(
+    _ content: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]
+  ) {
     var index = 0
     var runStart = 0
     let count = content.count
@@ -153,7 +155,9 @@ public enum JSONEscapes {
   /// Decodes the `\u` escape whose hex digits start at `index` (a surrogate pair included) and
   /// moves `index` past it. A lone surrogate decodes to U+FFFD.
   @inline(__always)
-  static func decodeUnicodeEscape(_ content: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> UInt32 {
+  static func decodeUnicodeEscape(_ content: UnsafeBufferPointer<UInt8>, _ index: inout Int)
+    -> UInt32
+  {
     let count = content.count
     var scalar = hex4(content, index)
     index += 4

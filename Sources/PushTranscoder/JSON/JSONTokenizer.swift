@@ -348,7 +348,9 @@ public struct JSONTokenizer {
     if cursor < count && (base[cursor] == ASCII.lowerE || base[cursor] == ASCII.upperE) {
       flags = 0
       cursor += 1
-      if cursor < count && (base[cursor] == ASCII.plus || base[cursor] == ASCII.minus) { cursor += 1 }
+      if cursor < count && (base[cursor] == ASCII.plus || base[cursor] == ASCII.minus) {
+        cursor += 1
+      }
       guard cursor < count, isDigit(base[cursor]) else {
         return JSONError(.syntax, at: cursor, "expected a digit in the exponent")
       }

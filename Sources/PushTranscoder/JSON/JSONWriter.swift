@@ -24,7 +24,8 @@ public struct JSONWriter: Sendable {
   /// Appends literal JSON text (punctuation, keys with their quotes, `true`...).
   @inline(__always)
   public mutating func raw(_ text: StaticString) {
-    bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    bytes.append(
+      contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
   /// Appends one byte.

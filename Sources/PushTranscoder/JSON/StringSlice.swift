@@ -60,7 +60,9 @@ public struct StringSlice {
     }
     let decoded = decodedBytes()
     guard decoded.count == literal.utf8CodeUnitCount else { return false }
-    return decoded.withUnsafeBufferPointer { memcmp($0.baseAddress!, literal.utf8Start, decoded.count) == 0 }
+    return decoded.withUnsafeBufferPointer {
+      memcmp($0.baseAddress!, literal.utf8Start, decoded.count) == 0
+    }
   }
 }
 

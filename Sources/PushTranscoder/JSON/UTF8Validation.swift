@@ -51,12 +51,20 @@ public enum UTF8Validation {
     switch lead {
     case 0x00...0x7F: return (1, true)
     case 0xC2...0xDF: needed = 1
-    case 0xE0: needed = 2; low = 0xA0
+    case 0xE0:
+      needed = 2
+      low = 0xA0
     case 0xE1...0xEC, 0xEE...0xEF: needed = 2
-    case 0xED: needed = 2; high = 0x9F
-    case 0xF0: needed = 3; low = 0x90
+    case 0xED:
+      needed = 2
+      high = 0x9F
+    case 0xF0:
+      needed = 3
+      low = 0x90
     case 0xF1...0xF3: needed = 3
-    case 0xF4: needed = 3; high = 0x8F
+    case 0xF4:
+      needed = 3
+      high = 0x8F
     default: return (1, false)
     }
     var length = 1
@@ -74,7 +82,9 @@ public enum UTF8Validation {
 
   /// Copies `bytes` into `output`, replacing each maximal ill-formed subsequence with U+FFFD
   /// (`--unicode replace`). Returns the number of replacements.
-  public static func replacingInvalid(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8])
+  public static func replacingInvalid(
+    _ bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]
+  )
     -> Int
   {
     output.removeAll(keepingCapacity: true)

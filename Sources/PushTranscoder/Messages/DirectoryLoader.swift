@@ -9,7 +9,8 @@ enum DirectoryLoader {
     output: inout ChunkOutput
   ) throws {
     guard !paths.isEmpty else { return }
-    let reader = ChunkReader(paths: paths, chunkBytes: chunkBytes, maxLineBytes: options.maxLineBytes)
+    let reader = ChunkReader(
+      paths: paths, chunkBytes: chunkBytes, maxLineBytes: options.maxLineBytes)
     var tokenizer = JSONTokenizer()
     while let event = try reader.next() {
       switch event {
@@ -27,7 +28,8 @@ enum DirectoryLoader {
           }
           if let error = tokenizer.parse(line) {
             reject(
-              &output, options, source, number, error.offset, RejectReason(error.fault), error.message, line)
+              &output, options, source, number, error.offset, RejectReason(error.fault),
+              error.message, line)
             return
           }
           let result = tokenizer.withDocument(line) { directory.ingest($0) }
@@ -43,7 +45,7 @@ enum DirectoryLoader {
         output.stats.directoryLines += 1
         line.prefix.withUnsafeBufferPointer { prefix in
           reject(
-              &output, options, SourceName(line.source), line.lineNumber, options.maxLineBytes,
+            &output, options, SourceName(line.source), line.lineNumber, options.maxLineBytes,
             .lineTooLong, "line of \(line.length) bytes is longer than --max-line-bytes", prefix)
         }
       }

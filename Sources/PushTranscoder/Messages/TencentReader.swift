@@ -170,7 +170,8 @@ enum TencentReader {
   }
 
   /// The placeholder of a non-text, non-custom element type, or nil for an unknown type.
-  private static func placeholder(_ type: StringSlice, _ locale: NoticeText.Locale) -> StringSlice? {
+  private static func placeholder(_ type: StringSlice, _ locale: NoticeText.Locale) -> StringSlice?
+  {
     if type.equals("TIMImageElem") { return NoticeText.image(locale) }
     if type.equals("TIMFaceElem") { return NoticeText.face(locale) }
     if type.equals("TIMSoundElem") { return NoticeText.voice(locale) }

@@ -63,9 +63,12 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
     var isDirectory: ObjCBool = false
     if manager.fileExists(atPath: directory, isDirectory: &isDirectory) {
       guard force else {
-        throw SinkError.io("output directory \(directory) exists (use --force to replace its batches)")
+        throw SinkError.io(
+          "output directory \(directory) exists (use --force to replace its batches)")
       }
-      guard isDirectory.boolValue else { throw SinkError.io("\(directory) exists and is not a directory") }
+      guard isDirectory.boolValue else {
+        throw SinkError.io("\(directory) exists and is not a directory")
+      }
       // The manifest goes first, so the directory never looks complete while it is rewritten.
       for name in ["manifest.json", "rejects.ndjson"] + VendorID.allCases.map(\.name) {
         let path = directory + "/" + name
@@ -79,7 +82,8 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
     do {
       try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
     } catch {
-      throw SinkError.io("cannot create output directory \(directory): \(error.localizedDescription)")
+      throw SinkError.io(
+        "cannot create output directory \(directory): \(error.localizedDescription)")
     }
     rejectsFile = try BufferedFile(creating: directory + "/.rejects.ndjson.tmp")
   }
@@ -129,8 +133,9 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
     open[vendor.rawValue] = OpenBatch(nextIndex: index + 1)
     let folder = directory + "/" + vendor.name
     if index == 1 {
-      do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-      catch { throw SinkError.io("cannot create \(folder): \(error.localizedDescription)") }
+      do {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      } catch { throw SinkError.io("cannot create \(folder): \(error.localizedDescription)") }
     }
     let name = String(format: "batch-%06d.ndjson", index) + compression.fileSuffix
     let compression = self.compression

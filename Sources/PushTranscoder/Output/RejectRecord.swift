@@ -70,7 +70,8 @@ public enum Base64 {
     var index = 0
     let count = input.count
     while index + 3 <= count {
-      let value = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+      let value =
+        UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
       output.append(table[Int(value >> 18 & 63)])
       output.append(table[Int(value >> 12 & 63)])
       output.append(table[Int(value >> 6 & 63)])

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The run's counts (SPEC 6.4, 6.8), kept in fixed arrays indexed by enum so that a worker
 /// updates them without hashing, and merged chunk by chunk by the writer.
 ///
@@ -75,7 +77,8 @@ public struct RunStats: Sendable, Equatable {
     }
     writer.raw(",\"vendor_rejects\":{")
     var first = true
-    for vendor in VendorID.allCases where vendorRejects[vendor.rawValue].contains(where: { $0 > 0 }) {
+    for vendor in VendorID.allCases where vendorRejects[vendor.rawValue].contains(where: { $0 > 0 })
+    {
       if !first { writer.byte(ASCII.comma) }
       first = false
       writer.string(decoded: Array(vendor.name.utf8))
@@ -122,7 +125,9 @@ public struct RunStats: Sendable, Equatable {
       + "\(rejectedLines) rejected, \(blank) blank; \(totalRecords) records"
     let rejectedParts = RejectReason.allCases.filter { rejected[$0.rawValue] > 0 }
       .map { "\($0.name) \(rejected[$0.rawValue])" }
-    if !rejectedParts.isEmpty { text += " (rejected: " + rejectedParts.joined(separator: ", ") + ")" }
+    if !rejectedParts.isEmpty {
+      text += " (rejected: " + rejectedParts.joined(separator: ", ") + ")"
+    }
     let skippedParts = SkipReason.allCases.filter { skipped[$0.index] > 0 }
       .map { "\($0.name) \(skipped[$0.index])" }
     if !skippedParts.isEmpty { text += " (skipped: " + skippedParts.joined(separator: ", ") + ")" }
@@ -131,5 +136,3 @@ public struct RunStats: Sendable, Equatable {
     return text
   }
 }
-
-import Foundation

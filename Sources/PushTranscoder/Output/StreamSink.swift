@@ -11,7 +11,9 @@ public final class StreamSink: RecordSink {
   /// - Parameters:
   ///   - compression: `nil` for plain output.
   ///   - rejectsPath: where reject records go instead of the stream.
-  public init(fd: Int32 = 1, compression: OutputCompression, level: Int?, rejectsPath: String?) throws {
+  public init(fd: Int32 = 1, compression: OutputCompression, level: Int?, rejectsPath: String?)
+    throws
+  {
     self.fd = fd
     self.compressor = try OutputCompressor(compression, level: level)
     self.rejectsFile = try rejectsPath.map { try BufferedFile(creating: $0) }
@@ -74,7 +76,9 @@ public final class BufferedFile {
     guard fd >= 0 else { return }
     let result = Glibc.close(fd)
     fd = -1
-    if result != 0 { throw SinkError.io("cannot close \(path): \(String(cString: strerror(errno)))") }
+    if result != 0 {
+      throw SinkError.io("cannot close \(path): \(String(cString: strerror(errno)))")
+    }
   }
 
   deinit {

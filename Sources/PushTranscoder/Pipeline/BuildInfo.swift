@@ -11,9 +11,12 @@ public enum BuildInfo {
   }
 
   public static var buildID: String {
-    guard let data = FileManager.default.contents(atPath: "/proc/self/exe") else { return "unknown" }
+    guard let data = FileManager.default.contents(atPath: "/proc/self/exe") else {
+      return "unknown"
+    }
     let hash = data.withUnsafeBytes { raw in
-      FNV1a.hash(UnsafeBufferPointer(start: raw.bindMemory(to: UInt8.self).baseAddress, count: raw.count))
+      FNV1a.hash(
+        UnsafeBufferPointer(start: raw.bindMemory(to: UInt8.self).baseAddress, count: raw.count))
     }
     return String(hash, radix: 16).leftPadded(to: 16)
   }

@@ -30,7 +30,8 @@ public struct LineProcessor {
     if line.count > options.maxLineBytes {
       rejectLine(
         &output, number: number, offset: options.maxLineBytes, reason: .lineTooLong,
-        detail: "line of \(line.count) bytes is longer than --max-line-bytes \(options.maxLineBytes)",
+        detail:
+          "line of \(line.count) bytes is longer than --max-line-bytes \(options.maxLineBytes)",
         raw: UnsafeBufferPointer(rebasing: line[0..<options.maxLineBytes]))
       return
     }
@@ -48,12 +49,14 @@ public struct LineProcessor {
 
   /// Accounts for a line that is too long and was never buffered whole (the reader's event).
   public mutating func processOversized(
-    prefix: UnsafeBufferPointer<UInt8>, totalLength: Int, number: Int, into output: inout ChunkOutput
+    prefix: UnsafeBufferPointer<UInt8>, totalLength: Int, number: Int,
+    into output: inout ChunkOutput
   ) {
     output.stats.lines += 1
     rejectLine(
-        &output, number: number, offset: options.maxLineBytes, reason: .lineTooLong,
-      detail: "line of \(totalLength) bytes is longer than --max-line-bytes \(options.maxLineBytes)",
+      &output, number: number, offset: options.maxLineBytes, reason: .lineTooLong,
+      detail:
+        "line of \(totalLength) bytes is longer than --max-line-bytes \(options.maxLineBytes)",
       raw: prefix)
   }
 
@@ -109,7 +112,8 @@ public struct LineProcessor {
       for part in 1...parts {
         let recordStart = output.main.count
         writeRecordHead(
-          notice, document, vendor: vendor, part: part, perRecord: perRecord, number: number, &output)
+          notice, document, vendor: vendor, part: part, perRecord: perRecord, number: number,
+          &output)
         output.main.raw(",\"payload\":")
         var partEffects = RenderEffects()
         // Rendered in place: a vendor that refuses leaves the writer as it was.
@@ -137,7 +141,8 @@ public struct LineProcessor {
         produced = true
         if options.collectRecordRefs {
           output.refs.append(
-            RecordRef(vendor: UInt8(id.rawValue), end: UInt32(output.main.count), line: UInt32(number)))
+            RecordRef(
+              vendor: UInt8(id.rawValue), end: UInt32(output.main.count), line: UInt32(number)))
         }
       }
       if effects.titleCut { output.stats.cutTitles[id.rawValue] += 1 }
@@ -152,7 +157,8 @@ public struct LineProcessor {
   }
 
   private func writeRecordHead(
-    _ notice: Notice, _ document: JSONDocument, vendor: any PushVendor, part: Int, perRecord: Int, number: Int,
+    _ notice: Notice, _ document: JSONDocument, vendor: any PushVendor, part: Int, perRecord: Int,
+    number: Int,
     _ output: inout ChunkOutput
   ) {
     if options.framing == .tsv {
@@ -198,12 +204,14 @@ public struct LineProcessor {
   ) {
     output.stats.rejected[reason.rawValue] += 1
     writeReject(
-            &output, number: number, offset: offset, forVendor: nil, reason: reason, detail: detail, raw: raw
+      &output, number: number, offset: offset, forVendor: nil, reason: reason, detail: detail,
+      raw: raw
     )
   }
 
   private func writeReject(
-    _ output: inout ChunkOutput, number: Int, offset: Int, forVendor: VendorID?, reason: RejectReason,
+    _ output: inout ChunkOutput, number: Int, offset: Int, forVendor: VendorID?,
+    reason: RejectReason,
     detail: String, raw: UnsafeBufferPointer<UInt8>
   ) {
     if options.rejectsInline {
@@ -218,7 +226,8 @@ public struct LineProcessor {
       output.main.byte(ASCII.newline)
       if options.collectRecordRefs {
         output.refs.append(
-          RecordRef(vendor: RecordRef.rejectVendor, end: UInt32(output.main.count), line: UInt32(number)))
+          RecordRef(
+            vendor: RecordRef.rejectVendor, end: UInt32(output.main.count), line: UInt32(number)))
       }
     } else {
       RejectRecord.write(

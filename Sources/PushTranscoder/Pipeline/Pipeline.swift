@@ -232,7 +232,8 @@ final class WorkerBox: @unchecked Sendable {
       var output = ChunkOutput(sequence: sequence, source: source)
       output.inputBytes = totalLength + 1
       prefix.withUnsafeBufferPointer {
-        processor.processOversized(prefix: $0, totalLength: totalLength, number: line, into: &output)
+        processor.processOversized(
+          prefix: $0, totalLength: totalLength, number: line, into: &output)
       }
       return output
     }

@@ -22,7 +22,8 @@ public final class Progress: @unchecked Sendable {
     var text = String(format: "\r%.1f MB, %d lines, %.0f MB/s", Double(bytes) / 1e6, lines, rate)
     if let totalBytes, totalBytes > 0, rate > 0 {
       let left = max(0, Double(totalBytes - bytes) / 1e6 / rate)
-      text += String(format: ", %.0f%%, ETA %.0f s", min(100, 100 * Double(bytes) / Double(totalBytes)), left)
+      text += String(
+        format: ", %.0f%%, ETA %.0f s", min(100, 100 * Double(bytes) / Double(totalBytes)), left)
     }
     text += "\u{1B}[K"
     FileDescriptorWriter.writeAll(2, Array(text.utf8))

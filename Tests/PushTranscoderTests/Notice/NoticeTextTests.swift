@@ -8,7 +8,8 @@ import Testing
   @Test func tencentDisplayForms() {
     let nick = StringSlice("Nick")
     let group = StringSlice("Team")
-    #expect(text(NoticeText.tencentDisplay(body, nickname: nick, groupName: nil)) == "Nick:a[Image]")
+    #expect(
+      text(NoticeText.tencentDisplay(body, nickname: nick, groupName: nil)) == "Nick:a[Image]")
     #expect(
       text(NoticeText.tencentDisplay(body, nickname: nick, groupName: group))
         == "Nick(Team):a[Image]")
