@@ -26,6 +26,39 @@ struct FieldReader {
     return index
   }
 
+  /// A member already found (by a one-pass scan of its object) when it is not null.
+  @inline(__always)
+  func present(value index: Int?) -> Int? {
+    guard let index, !document.isNull(index) else { return nil }
+    return index
+  }
+
+  /// An optional string at a member already found; empty counts as absent.
+  func string(value: Int?, _ path: @autoclosure () -> String) throws -> StringSlice? {
+    guard let index = present(value: value) else { return nil }
+    guard document.kind(index) == .string else {
+      throw wrongType(path(), index, expected: "a string")
+    }
+    let slice = document.string(index)
+    return slice.isEmpty ? nil : slice
+  }
+
+  /// An optional integer at a member already found; returns its tape index.
+  func integer(value: Int?, _ path: @autoclosure () -> String) throws -> Int? {
+    guard let index = present(value: value) else { return nil }
+    guard document.isInteger(index) else { throw wrongType(path(), index, expected: "an integer") }
+    return index
+  }
+
+  /// An optional object at a member already found; returns its tape index.
+  func object(value: Int?, _ path: @autoclosure () -> String) throws -> Int? {
+    guard let index = present(value: value) else { return nil }
+    guard document.kind(index) == .object else {
+      throw wrongType(path(), index, expected: "an object")
+    }
+    return index
+  }
+
   /// An optional string; empty counts as absent.
   func string(_ object: Int, _ key: StaticString, _ prefix: @autoclosure () -> String) throws
     -> StringSlice?

@@ -3,6 +3,48 @@
 /// Order: type checks of every field (elements, routing, `OfflinePushInfo` and its sub-objects,
 /// the Live Activity and, only with it, the timestamp) → recipients → steps 1–5 of SPEC 3.1.
 enum TencentReader {
+  /// The top-level members a Tencent line is read from, found in one pass over the root
+  /// object (a lookup per field would scan the root's keys eight times). The last duplicate
+  /// wins (SPEC 9), as with `JSONDocument.member`.
+  struct TopLevel {
+    var from: Int? = nil
+    var group: Int? = nil
+    var msgKey: Int? = nil
+    var msgID: Int? = nil
+    var to: Int? = nil
+    var info: Int? = nil
+    var timeStamp: Int? = nil
+    var time: Int? = nil
+
+    init(_ document: JSONDocument, _ root: Int) {
+      document.forEachMember(root) { key, value in
+        let token = document.tokens[key]
+        // An escaped key's raw length says nothing about its decoded length: try every name.
+        let length =
+          token.flags & JSONToken.hasEscapes == 0 ? Int(token.end &- token.start) : 0
+        switch length {
+        case 0, 5, 6, 7, 10, 12, 15:
+          if length == 0 || length == 12 {
+            if document.keyEquals(key, "From_Account") { from = value }
+            if document.keyEquals(key, "MsgTimeStamp") { timeStamp = value }
+          }
+          if length == 0 || length == 7 {
+            if document.keyEquals(key, "GroupId") { group = value }
+            if document.keyEquals(key, "MsgTime") { time = value }
+          }
+          if (length == 0 || length == 6) && document.keyEquals(key, "MsgKey") { msgKey = value }
+          if (length == 0 || length == 5) && document.keyEquals(key, "MsgId") { msgID = value }
+          if (length == 0 || length == 10) && document.keyEquals(key, "To_Account") { to = value }
+          if (length == 0 || length == 15) && document.keyEquals(key, "OfflinePushInfo") {
+            info = value
+          }
+        default:
+          break
+        }
+      }
+    }
+  }
+
   /// What the element pass found in `MsgBody`.
   private struct Elements {
     /// Non-empty texts and placeholders, in order.
@@ -31,11 +73,12 @@ enum TencentReader {
     let elements = try readElements(fields, body, locale: options.locale)
 
     // Routing.
-    let sender = try fields.string(root, "From_Account", "")
-    let groupID = try fields.string(root, "GroupId", "")
-    let msgKey = try fields.string(root, "MsgKey", "")
-    let msgID = try fields.string(root, "MsgId", "")
-    let recipients = try readRecipients(fields, root)
+    let top = TopLevel(document, root)
+    let sender = try fields.string(value: top.from, "From_Account")
+    let groupID = try fields.string(value: top.group, "GroupId")
+    let msgKey = try fields.string(value: top.msgKey, "MsgKey")
+    let msgID = try fields.string(value: top.msgID, "MsgId")
+    let recipients = try readRecipients(fields, fields.present(value: top.to))
 
     // OfflinePushInfo.
     var notice = Notice(
@@ -44,7 +87,7 @@ enum TencentReader {
     var pushFlag: Int? = nil
     var desc: StringSlice? = nil
     var offlineExt: StringSlice? = nil
-    let info = try fields.object(root, "OfflinePushInfo", "")
+    let info = try fields.object(value: top.info, "OfflinePushInfo")
     if let info {
       let prefix = "OfflinePushInfo"
       pushFlag = try fields.integer(info, "PushFlag", prefix)
@@ -54,7 +97,7 @@ enum TencentReader {
       desc = try fields.string(info, "Desc", prefix)
       offlineExt = try fields.string(info, "Ext", prefix)
       if let apns = try fields.object(info, "ApnsInfo", prefix) {
-        try readAPNs(fields, apns, root: root, into: &notice)
+        try readAPNs(fields, apns, top: top, into: &notice)
       }
       if let android = try fields.object(info, "AndroidInfo", prefix) {
         try readAndroid(fields, android, into: &notice.android)
@@ -183,9 +226,9 @@ enum TencentReader {
   }
 
   /// `To_Account`: a string or an array of strings; empty strings are absent.
-  private static func readRecipients(_ fields: FieldReader, _ root: Int) throws -> [StringSlice] {
+  private static func readRecipients(_ fields: FieldReader, _ to: Int?) throws -> [StringSlice] {
     let document = fields.document
-    guard let to = fields.present(root, "To_Account") else { return [] }
+    guard let to else { return [] }
     switch document.kind(to) {
     case .string:
       let slice = document.string(to)
@@ -211,7 +254,7 @@ enum TencentReader {
   }
 
   private static func readAPNs(
-    _ fields: FieldReader, _ apns: Int, root: Int, into notice: inout Notice
+    _ fields: FieldReader, _ apns: Int, top: TopLevel, into notice: inout Notice
   ) throws {
     let document = fields.document
     let prefix = "OfflinePushInfo.ApnsInfo"
@@ -236,8 +279,8 @@ enum TencentReader {
     let state = try fields.requiredValue(live, "ContentState", livePrefix)
     let dismissal = try fields.integer(live, "DismissalDate", livePrefix)
     // The timestamp is read only for a Live Activity (SPEC 9); MsgTimeStamp wins over MsgTime.
-    let stamp = try fields.integer(root, "MsgTimeStamp", "")
-    let time = try fields.integer(root, "MsgTime", "")
+    let stamp = try fields.integer(value: top.timeStamp, "MsgTimeStamp")
+    let time = try fields.integer(value: top.time, "MsgTime")
     notice.apns.liveActivity = Notice.LiveActivity(
       id: id, event: event, contentState: state, dismissalDate: dismissal.map(document.lexeme),
       timestamp: (stamp ?? time).map(document.lexeme))

@@ -346,6 +346,17 @@ private let hello = "[\(text("hello"))]"
     #expect(read(line).notice?.body == "hello")
   }
 
+  /// The one-pass top-level scan must match keys by their decoded bytes and keep the last
+  /// duplicate, as `JSONDocument.member` does.
+  @Test func topLevelKeysMatchEscapedAndDuplicateNames() {
+    let line =
+      #"{"From_Acc\u006Funt":"alice","MsgKey":"first","To_Account":"u1","MsgKey":"second","#
+      + #""MsgBody":[{"MsgType":"TIMTextElem","MsgContent":{"Text":"hi"}}]}"#
+    let notice = read(line).notice
+    #expect(notice?.sender == "alice")
+    #expect(notice?.key == "second")
+  }
+
   @Test func lineHashIsFNV1aOfTheLine() {
     let line = c2c(hello)
     let expected = Array(line.utf8).withUnsafeBufferPointer { FNV1a.hash($0) }
