@@ -9,7 +9,6 @@
 /// "mutable-content"?:1,"category"?},"f","t"?,"g"?,"m"?,"e"?}`, S default `"default"`.
 struct APNs: PushVendor {
   var id: VendorID { .apns }
-  var recipientsPerRecord: Int { VendorLimits.of(.apns).recipientsPerRecord }
 
   func writeRecordExtras(_ notice: Notice, into writer: inout JSONWriter) {
     if let activity = notice.apns.liveActivity {

@@ -5,9 +5,6 @@
 /// `android.notification` is always written (`{}` when empty); `priority` defaults to `high`.
 struct FCM: PushVendor {
   var id: VendorID { .fcm }
-  var recipientsPerRecord: Int { VendorLimits.of(.fcm).recipientsPerRecord }
-
-  func writeRecordExtras(_ notice: Notice, into writer: inout JSONWriter) {}
 
   func renderPayload(
     _ notice: Notice, _ context: RenderContext, part: Int, parts: Int,

@@ -7,9 +7,6 @@
 /// written.
 struct Harmony: PushVendor {
   var id: VendorID { .harmony }
-  var recipientsPerRecord: Int { VendorLimits.of(.harmony).recipientsPerRecord }
-
-  func writeRecordExtras(_ notice: Notice, into writer: inout JSONWriter) {}
 
   func renderPayload(
     _ notice: Notice, _ context: RenderContext, part: Int, parts: Int,

@@ -3,9 +3,6 @@
 /// "badge"?:{"addNum"|"setNum"},"clickAction":{"type":3}}}}`.
 struct Honor: PushVendor {
   var id: VendorID { .honor }
-  var recipientsPerRecord: Int { VendorLimits.of(.honor).recipientsPerRecord }
-
-  func writeRecordExtras(_ notice: Notice, into writer: inout JSONWriter) {}
 
   func renderPayload(
     _ notice: Notice, _ context: RenderContext, part: Int, parts: Int,

@@ -4,9 +4,6 @@
 /// "click_action":{"type":3}}}}`.
 struct Huawei: PushVendor {
   var id: VendorID { .huawei }
-  var recipientsPerRecord: Int { VendorLimits.of(.huawei).recipientsPerRecord }
-
-  func writeRecordExtras(_ notice: Notice, into writer: inout JSONWriter) {}
 
   func renderPayload(
     _ notice: Notice, _ context: RenderContext, part: Int, parts: Int,

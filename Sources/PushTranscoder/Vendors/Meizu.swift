@@ -7,9 +7,6 @@
 /// escaped) and is never cut.
 struct Meizu: PushVendor {
   var id: VendorID { .meizu }
-  var recipientsPerRecord: Int { VendorLimits.of(.meizu).recipientsPerRecord }
-
-  func writeRecordExtras(_ notice: Notice, into writer: inout JSONWriter) {}
 
   func renderPayload(
     _ notice: Notice, _ context: RenderContext, part: Int, parts: Int,

@@ -6,9 +6,6 @@
 /// scalars; `action_parameters` (ext) may hold at most 4000 scalars and is never cut.
 struct OPPO: PushVendor {
   var id: VendorID { .oppo }
-  var recipientsPerRecord: Int { VendorLimits.of(.oppo).recipientsPerRecord }
-
-  func writeRecordExtras(_ notice: Notice, into writer: inout JSONWriter) {}
 
   func renderPayload(
     _ notice: Notice, _ context: RenderContext, part: Int, parts: Int,

@@ -72,3 +72,11 @@ public protocol PushVendor: Sendable {
     into writer: inout JSONWriter, effects: inout RenderEffects
   ) -> VendorRefusal?
 }
+
+extension PushVendor {
+  /// From the limits table (SPEC 4).
+  public var recipientsPerRecord: Int { VendorLimits.of(id).recipientsPerRecord }
+
+  /// Most vendors add nothing to the record around their payload.
+  public func writeRecordExtras(_ notice: Notice, into writer: inout JSONWriter) {}
+}

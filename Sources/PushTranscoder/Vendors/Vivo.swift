@@ -7,9 +7,6 @@
 /// never cut. `notifyType` defaults to 4.
 struct Vivo: PushVendor {
   var id: VendorID { .vivo }
-  var recipientsPerRecord: Int { VendorLimits.of(.vivo).recipientsPerRecord }
-
-  func writeRecordExtras(_ notice: Notice, into writer: inout JSONWriter) {}
 
   func renderPayload(
     _ notice: Notice, _ context: RenderContext, part: Int, parts: Int,

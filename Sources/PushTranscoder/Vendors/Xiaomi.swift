@@ -6,9 +6,6 @@
 /// scalars; `payload` (ext) may hold at most 4096 UTF-8 bytes and is never cut.
 struct Xiaomi: PushVendor {
   var id: VendorID { .xiaomi }
-  var recipientsPerRecord: Int { VendorLimits.of(.xiaomi).recipientsPerRecord }
-
-  func writeRecordExtras(_ notice: Notice, into writer: inout JSONWriter) {}
 
   func renderPayload(
     _ notice: Notice, _ context: RenderContext, part: Int, parts: Int,
