@@ -209,19 +209,7 @@ public enum JSONEscapes {
       case ASCII.lowerR: output.append(0x0D)
       case ASCII.lowerT: output.append(0x09)
       case ASCII.lowerU:
-        var scalar = hex4(content, index)
-        index += 4
-        if scalar >= 0xD800 && scalar <= 0xDBFF && index + 6 <= count
-          && content[index] == ASCII.backslash && content[index + 1] == ASCII.lowerU
-        {
-          let low = hex4(content, index + 2)
-          if low >= 0xDC00 && low <= 0xDFFF {
-            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-            index += 6
-          }
-        }
-        if scalar >= 0xD800 && scalar <= 0xDFFF { scalar = 0xFFFD }
-        appendUTF8(scalar, to: &output)
+        appendUTF8(decodeUnicodeEscape(content, &index), to: &output)
       default: output.append(kind)  // `"`, `\` and `/` stand for themselves
       }
     }

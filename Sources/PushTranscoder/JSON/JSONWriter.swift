@@ -42,12 +42,13 @@ public struct JSONWriter: Sendable {
 
   /// Appends a decimal integer.
   public mutating func integer(_ value: Int) {
-    if value < 0 {
-      bytes.append(ASCII.minus)
-      integer(-value)
-      return
-    }
-    if value >= 10 { integer(value / 10) }
+    if value < 0 { bytes.append(ASCII.minus) }
+    // The magnitude as unsigned: `-Int.min` does not fit in an Int.
+    unsigned(value.magnitude)
+  }
+
+  private mutating func unsigned(_ value: UInt) {
+    if value >= 10 { unsigned(value / 10) }
     bytes.append(ASCII.zero + UInt8(value % 10))
   }
 

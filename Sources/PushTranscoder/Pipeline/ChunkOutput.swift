@@ -1,4 +1,5 @@
-/// One record's place in a `ChunkOutput` (batch mode routes records per vendor with these).
+/// One payload record's place in a `ChunkOutput` (batch mode routes records per vendor with
+/// these; rejects never appear here: in batch mode they go to `ChunkOutput.rejects`).
 public struct RecordRef: Sendable {
   /// `VendorID.rawValue`.
   public var vendor: UInt8

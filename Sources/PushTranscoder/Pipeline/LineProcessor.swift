@@ -224,11 +224,6 @@ public struct LineProcessor {
         source: output.source, line: number, offset: offset, forVendor: forVendor, reason: reason,
         detail: detail, raw: raw, into: &output.main)
       output.main.byte(ASCII.newline)
-      if options.collectRecordRefs {
-        output.refs.append(
-          RecordRef(
-            vendor: RecordRef.rejectVendor, end: UInt32(output.main.count), line: UInt32(number)))
-      }
     } else {
       RejectRecord.write(
         source: output.source, line: number, offset: offset, forVendor: forVendor, reason: reason,
@@ -243,11 +238,6 @@ public struct LineProcessor {
     for byte in line where !ASCII.isWhitespace(byte) { return false }
     return true
   }
-}
-
-extension RecordRef {
-  /// The `vendor` value of reject records in `ChunkOutput.refs`.
-  public static let rejectVendor: UInt8 = 255
 }
 
 extension Notice {

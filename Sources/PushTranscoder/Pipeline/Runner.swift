@@ -49,6 +49,8 @@ public enum Runner {
     signal(SIGXFSZ, SIG_IGN)
     var configuration = configuration
     let batchMode = configuration.output != "-" && !configuration.options.validateOnly
+    // Batch mode routes records by `RecordRef`, which covers payload records only, so its
+    // rejects always take their own channel (`DIR/rejects.ndjson`).
     configuration.options.rejectsInline = !batchMode && configuration.rejectsPath == nil
     configuration.options.collectRecordRefs = batchMode
     let options = configuration.options

@@ -49,3 +49,13 @@ import Testing
     }
   }
 }
+
+/// `JSONWriter.integer` over the whole Int range (it used to trap on `Int.min`).
+@Suite struct WriterIntegerTests {
+  @Test(arguments: [0, 7, 10, -1, -10, 1_000_000, Int.max, Int.min])
+  func writesDecimal(_ value: Int) {
+    var writer = JSONWriter(capacity: 32)
+    writer.integer(value)
+    #expect(String(decoding: writer.bytes, as: UTF8.self) == String(value))
+  }
+}
