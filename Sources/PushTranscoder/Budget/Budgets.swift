@@ -33,7 +33,7 @@ public enum ByteBudget {
     var escaped: [UInt8] = []
     escaped.reserveCapacity(room)
     cut.withUnsafeBufferPointer { JSONEscapes.appendEscaped($0, to: &escaped) }
-    writer.bytes.replaceSubrange(body, with: escaped)
+    escaped.withUnsafeBufferPointer { writer.replace(body, with: $0) }
     effects.bodyCut = true
     return nil
   }

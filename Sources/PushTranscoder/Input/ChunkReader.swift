@@ -49,9 +49,13 @@ public final class ChunkReader: @unchecked Sendable {
   public static let minimumChunkBytes = 64 << 10
   public static let defaultChunkBytes = 4 << 20
   public static let defaultMaxLineBytes = 16 << 20
+  /// The carry room of a standard staging buffer (see `makeStaging`).
+  static let standardHeadroom = 64 << 10
 
   private struct Staging {
     var memory: UnsafeMutableRawPointer
+    /// The size of the allocation behind `memory` (at least `capacity`; see `makeStaging`).
+    var allocation: Int
     var capacity: Int
     var start: Int
     var end: Int
@@ -121,7 +125,7 @@ public final class ChunkReader: @unchecked Sendable {
   }
 
   deinit {
-    if let staging { free(staging.memory) }
+    if let staging { PageAlignedMemory.release(staging.memory, bytes: staging.allocation) }
   }
 
   /// The next chunk or over-long line in input order; nil when every input is read. Throws the
@@ -185,7 +189,7 @@ public final class ChunkReader: @unchecked Sendable {
   /// Records `error` as the run's fatal error and returns it.
   private func fail(_ error: InputError) -> InputError {
     fatal = error
-    if let staging { free(staging.memory) }
+    if let staging { PageAlignedMemory.release(staging.memory, bytes: staging.allocation) }
     closeSource()
     return error
   }
@@ -203,12 +207,17 @@ public final class ChunkReader: @unchecked Sendable {
   private func makeStaging(carry: UnsafeRawPointer?, count: Int, readArea: Int) -> Staging {
     let headroom = PageAlignedMemory.roundUp(count)
     let capacity = headroom + readArea
-    let memory = PageAlignedMemory.allocate(capacity)
+    // Buffers of one size are recycled (`PageAlignedMemory.release`): a carry of up to 64 KiB
+    // still gets the standard size, so nearly every chunk reuses a buffer.
+    let allocation = max(capacity, chunkBytes + Self.standardHeadroom)
+    let memory = PageAlignedMemory.allocate(allocation)
     if let carry, count > 0 {
       (memory + headroom - count).copyMemory(from: carry, byteCount: count)
     }
     peakStagingBytes = max(peakStagingBytes, capacity)
-    return Staging(memory: memory, capacity: capacity, start: headroom - count, end: headroom)
+    return Staging(
+      memory: memory, allocation: allocation, capacity: capacity, start: headroom - count,
+      end: headroom)
   }
 
   /// Reads into the staging buffer until it is full, the source ends, or the decoder fails.
@@ -264,7 +273,7 @@ public final class ChunkReader: @unchecked Sendable {
     if sourceEnded {
       staging = nil
       if count == 0 {
-        free(buffer.memory)
+        PageAlignedMemory.release(buffer.memory, bytes: buffer.allocation)
         closeSource()
         return nil
       }
@@ -294,7 +303,7 @@ public final class ChunkReader: @unchecked Sendable {
     let wanted = min(count, tooLongThreshold - count)
     let readArea = max(chunkBytes, PageAlignedMemory.roundUp(wanted))
     staging = makeStaging(carry: base, count: count, readArea: readArea)
-    free(buffer.memory)
+    PageAlignedMemory.release(buffer.memory, bytes: buffer.allocation)
     return nil
   }
 
@@ -305,7 +314,8 @@ public final class ChunkReader: @unchecked Sendable {
     if base.load(fromByteOffset: count - 1, as: UInt8.self) != ASCII.newline { lines += 1 }
     let source = current!
     let chunk = LineChunk(
-      allocation: buffer.memory, start: buffer.start, byteCount: count, sequence: sequence,
+      allocation: buffer.memory, allocationBytes: buffer.allocation, start: buffer.start,
+      byteCount: count, sequence: sequence,
       sourceIndex: source.index, source: source.name, firstLine: lineNumber,
       sourceOffset: stagingOffset, lineCount: lines, maxLineBytes: maxLineBytes)
     sequence += 1
@@ -330,7 +340,7 @@ public final class ChunkReader: @unchecked Sendable {
       if n == 0 {
         // A final line without `\n`: everything read is the line.
         let event = makeOverlong(state, consumed: UInt64(state.length))
-        free(buffer.memory)
+        PageAlignedMemory.release(buffer.memory, bytes: buffer.allocation)
         closeSource()
         return event
       }
@@ -345,7 +355,7 @@ public final class ChunkReader: @unchecked Sendable {
         overlong = nil
         staging = makeStaging(
           carry: scratch + index + 1, count: n - index - 1, readArea: chunkBytes)
-        free(buffer.memory)
+        PageAlignedMemory.release(buffer.memory, bytes: buffer.allocation)
         return event
       }
       state.length += n

@@ -18,8 +18,8 @@
 /// last line of a source may end without one. A chunk never spans two sources, and it is never
 /// empty. The bytes are immutable after the reader builds the chunk.
 ///
-/// Memory: the allocation is page-aligned (`posix_memalign`) and freed when the last reference
-/// goes. Offsets cross thread boundaries, pointers do not: hand the chunk whole to a worker, and
+/// Memory: the allocation is page-aligned (`PageAlignedMemory`) and released to its pool when the
+/// last reference goes. Offsets cross thread boundaries, pointers do not: hand the chunk whole to a worker, and
 /// use `Line.offset` (the line's byte offset within the chunk) in anything that outlives a
 /// borrow.
 public final class LineChunk: @unchecked Sendable {
@@ -49,14 +49,17 @@ public final class LineChunk: @unchecked Sendable {
   public let byteCount: Int
 
   private let allocation: UnsafeMutableRawPointer
+  private let allocationBytes: Int
   private let base: UnsafePointer<UInt8>
 
   init(
-    allocation: UnsafeMutableRawPointer, start: Int, byteCount: Int, sequence: Int,
+    allocation: UnsafeMutableRawPointer, allocationBytes: Int, start: Int, byteCount: Int,
+    sequence: Int,
     sourceIndex: Int, source: String, firstLine: Int, sourceOffset: UInt64, lineCount: Int,
     maxLineBytes: Int
   ) {
     self.allocation = allocation
+    self.allocationBytes = allocationBytes
     self.base = UnsafePointer((allocation + start).assumingMemoryBound(to: UInt8.self))
     self.byteCount = byteCount
     self.sequence = sequence
@@ -68,7 +71,7 @@ public final class LineChunk: @unchecked Sendable {
     self.maxLineBytes = maxLineBytes
   }
 
-  deinit { free(allocation) }
+  deinit { PageAlignedMemory.release(allocation, bytes: allocationBytes) }
 
   /// The number of the line after the chunk's last line.
   public var endLine: Int { firstLine + lineCount }

@@ -83,7 +83,7 @@ public struct JSONDocument {
     if token.flags & JSONToken.hasEscapes == 0 {
       guard length == key.utf8CodeUnitCount else { return false }
       // Safe because start..<end lies inside `bytes` (the tokenizer only records in-range tokens).
-      return memcmp(bytes.baseAddress! + Int(token.start), key.utf8Start, length) == 0
+      return ShortBytes.equal(bytes.baseAddress! + Int(token.start), key.utf8Start, length)
     }
     return string(keyIndex).equals(key)
   }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Decoding of JSON string escapes and canonical re-escaping (SPEC 4).
 ///
 /// Canonical form: UTF-8 as is; only `"`, `\` and control characters are escaped; the controls
@@ -34,27 +40,73 @@ public enum JSONEscapes {
     return total
   }
 
-  /// Appends the canonical escape of `byte` (which needs one) to `output`.
+  /// Writes the canonical escape of `byte` (which needs one) at `out`; returns its length.
+  /// `out` must have room for 6 bytes.
   @inline(__always)
-  static func appendEscape(_ byte: UInt8, to output: inout [UInt8]) {
+  static func writeEscape(_ byte: UInt8, at out: UnsafeMutablePointer<UInt8>) -> Int {
+    out[0] = ASCII.backslash
     switch byte {
-    case ASCII.quote: output.append(contentsOf: [ASCII.backslash, ASCII.quote])
-    case ASCII.backslash: output.append(contentsOf: [ASCII.backslash, ASCII.backslash])
-    case 0x08: output.append(contentsOf: [ASCII.backslash, ASCII.lowerB])
-    case 0x09: output.append(contentsOf: [ASCII.backslash, ASCII.lowerT])
-    case 0x0A: output.append(contentsOf: [ASCII.backslash, ASCII.lowerN])
-    case 0x0C: output.append(contentsOf: [ASCII.backslash, ASCII.lowerF])
-    case 0x0D: output.append(contentsOf: [ASCII.backslash, ASCII.lowerR])
+    case ASCII.quote, ASCII.backslash: out[1] = byte
+    case 0x08: out[1] = ASCII.lowerB
+    case 0x09: out[1] = ASCII.lowerT
+    case 0x0A: out[1] = ASCII.lowerN
+    case 0x0C: out[1] = ASCII.lowerF
+    case 0x0D: out[1] = ASCII.lowerR
     default:
       let digits: StaticString = "0123456789abcdef"
-      output.append(contentsOf: [ASCII.backslash, ASCII.lowerU, ASCII.zero, ASCII.zero])
-      output.append(digits.utf8Start[Int(byte >> 4)])
-      output.append(digits.utf8Start[Int(byte & 15)])
+      out[1] = ASCII.lowerU
+      out[2] = ASCII.zero
+      out[3] = ASCII.zero
+      out[4] = digits.utf8Start[Int(byte >> 4)]
+      out[5] = digits.utf8Start[Int(byte & 15)]
+      return 6
+    }
+    return 2
+  }
+
+  /// Appends the canonical escape of `byte` (which needs one) to `output`.
+  @inline(__always)
+  static func appendEscape<Output: ByteOutput>(_ byte: UInt8, to output: inout Output) {
+    var scratch: (UInt64, UInt64) = (0, 0)
+    withUnsafeMutableBytes(of: &scratch) { raw in
+      let out = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+      let length = writeEscape(byte, at: out)
+      output.appendBytes(UnsafeBufferPointer(start: out, count: length))
     }
   }
 
+  /// Writes decoded UTF-8 `bytes` canonically escaped at `out`; returns the length written.
+  /// `out` must have room for `6 × bytes.count` bytes.
+  @inline(__always)
+  static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, at out: UnsafeMutablePointer<UInt8>)
+    -> Int
+  {
+    guard let source = bytes.baseAddress else { return 0 }
+    var written = 0
+    var runStart = 0
+    var index = 0
+    let count = bytes.count
+    while index < count {
+      let byte = source[index]
+      if byte >= ASCII.space && byte != ASCII.quote && byte != ASCII.backslash {
+        index &+= 1
+        continue
+      }
+      // Safe because `out` has room for 6 bytes per input byte.
+      (out + written).update(from: source + runStart, count: index - runStart)
+      written += index - runStart
+      written += writeEscape(byte, at: out + written)
+      index &+= 1
+      runStart = index
+    }
+    (out + written).update(from: source + runStart, count: count - runStart)
+    return written + count - runStart
+  }
+
   /// Appends decoded UTF-8 `bytes` canonically escaped (no quotes).
-  public static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+  public static func appendEscaped<Output: ByteOutput>(
+    _ bytes: UnsafeBufferPointer<UInt8>, to output: inout Output
+  ) {
     var runStart = 0
     var index = 0
     let count = bytes.count
@@ -65,60 +117,96 @@ public enum JSONEscapes {
         continue
       }
       if runStart < index {
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+        output.appendBytes(UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
       }
       appendEscape(byte, to: &output)
       index += 1
       runStart = index
     }
     if runStart < count {
-      output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count]))
+      output.appendBytes(UnsafeBufferPointer(rebasing: bytes[runStart..<count]))
     }
   }
 
+  /// Appends decoded UTF-8 `bytes` canonically escaped (no quotes), straight into the writer's
+  /// buffer, 4 KiB of input at a time (so a long line never reserves 6× its size).
+  public static func appendEscaped(
+    _ bytes: UnsafeBufferPointer<UInt8>, to writer: inout JSONWriter
+  ) {
+    var offset = 0
+    let count = bytes.count
+    while offset < count {
+      let piece = UnsafeBufferPointer(rebasing: bytes[offset..<min(count, offset + 4096)])
+      let out = writer.reserve(piece.count * 6)
+      writer.advance(by: writeEscaped(piece, at: out))
+      offset += piece.count
+    }
+  }
+
+  /// Writes escaped JSON string content (validated by the tokenizer) in canonical form at `out`
+  /// and returns the length written, which is at most `content.count` (an escape never grows:
+  /// `\uXXXX` gives at most 6 bytes, a surrogate pair 4, `\/` 1). Runs between backslashes are
+  /// already canonical (raw string content holds no `"`, `\` or control byte) and are copied;
+  /// each escape is decoded and written again canonically.
+  static func writeCanonical(
+    _ content: UnsafeBufferPointer<UInt8>, at out: UnsafeMutablePointer<UInt8>
+  ) -> Int {
+    guard let source = content.baseAddress else { return 0 }
+    let count = content.count
+    var written = 0
+    var index = 0
+    while index < count {
+      // Safe because `index < count`: memchr reads only `source[index..<count]`.
+      guard let found = memchr(source + index, Int32(ASCII.backslash), count - index) else {
+        break
+      }
+      let slash = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - source
+      (out + written).update(from: source + index, count: slash - index)
+      written += slash - index
+      index = slash
+      guard index + 1 < count else { break }
+      let kind = source[index + 1]
+      index += 2
+      switch kind {
+      case ASCII.lowerB: written += writeEscape(0x08, at: out + written)
+      case ASCII.lowerF: written += writeEscape(0x0C, at: out + written)
+      case ASCII.lowerN: written += writeEscape(0x0A, at: out + written)
+      case ASCII.lowerR: written += writeEscape(0x0D, at: out + written)
+      case ASCII.lowerT: written += writeEscape(0x09, at: out + written)
+      case ASCII.quote, ASCII.backslash: written += writeEscape(kind, at: out + written)
+      case ASCII.lowerU:
+        let scalar = decodeUnicodeEscape(content, &index)
+        if scalar < 0x20 || scalar == UInt32(ASCII.quote) || scalar == UInt32(ASCII.backslash) {
+          written += writeEscape(UInt8(scalar), at: out + written)
+        } else {
+          written += writeUTF8(scalar, at: out + written)
+        }
+      default:  // `/`
+        out[written] = kind
+        written += 1
+      }
+    }
+    // Safe because the canonical form is never longer than the content.
+    (out + written).update(from: source + index, count: count - index)
+    return written + count - index
+  }
+
   /// Appends escaped JSON string content (validated by the tokenizer) in canonical form, in one
-  /// pass without an intermediate buffer: runs between backslashes are already canonical (raw
-  /// string content holds no `"`, `\` or control byte) and are copied; each escape is decoded
-  /// and written again canonically.
+  /// pass without an intermediate buffer (see `writeCanonical`).
+  public static func appendCanonical(
+    _ content: UnsafeBufferPointer<UInt8>, to writer: inout JSONWriter
+  ) {
+    let out = writer.reserve(content.count)
+    writer.advance(by: writeCanonical(content, at: out))
+  }
+
+  /// `appendCanonical` into an array (tests and scratch buffers).
   public static func appendCanonical(
     _ content: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]
   ) {
-    var index = 0
-    var runStart = 0
-    let count = content.count
-    while index < count {
-      guard content[index] == ASCII.backslash, index + 1 < count else {
-        index += 1
-        continue
-      }
-      if runStart < index {
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: content[runStart..<index]))
-      }
-      let kind = content[index + 1]
-      index += 2
-      switch kind {
-      case ASCII.lowerB: appendEscape(0x08, to: &output)
-      case ASCII.lowerF: appendEscape(0x0C, to: &output)
-      case ASCII.lowerN: appendEscape(0x0A, to: &output)
-      case ASCII.lowerR: appendEscape(0x0D, to: &output)
-      case ASCII.lowerT: appendEscape(0x09, to: &output)
-      case ASCII.quote, ASCII.backslash: appendEscape(kind, to: &output)
-      case ASCII.lowerU:
-        let scalar = decodeUnicodeEscape(content, &index)
-        if scalar < 0x20 {
-          appendEscape(UInt8(scalar), to: &output)
-        } else if scalar == UInt32(ASCII.quote) || scalar == UInt32(ASCII.backslash) {
-          appendEscape(UInt8(scalar), to: &output)
-        } else {
-          appendUTF8(scalar, to: &output)
-        }
-      default: output.append(kind)  // `/`
-      }
-      runStart = index
-    }
-    if runStart < count {
-      output.append(contentsOf: UnsafeBufferPointer(rebasing: content[runStart..<count]))
-    }
+    var writer = JSONWriter(capacity: content.count)
+    appendCanonical(content, to: &writer)
+    output.append(contentsOf: writer.buffer)
   }
 
   /// The length `appendCanonical` would append, without writing anything.
@@ -224,6 +312,32 @@ public enum JSONEscapes {
       offset += 1
     }
     return value
+  }
+
+  /// Writes the UTF-8 encoding of a Unicode scalar value at `out` (room for 4 bytes); returns
+  /// its length.
+  @inline(__always)
+  static func writeUTF8(_ scalar: UInt32, at out: UnsafeMutablePointer<UInt8>) -> Int {
+    switch scalar {
+    case 0..<0x80:
+      out[0] = UInt8(scalar)
+      return 1
+    case 0x80..<0x800:
+      out[0] = UInt8(0xC0 | scalar >> 6)
+      out[1] = UInt8(0x80 | scalar & 0x3F)
+      return 2
+    case 0x800..<0x10000:
+      out[0] = UInt8(0xE0 | scalar >> 12)
+      out[1] = UInt8(0x80 | scalar >> 6 & 0x3F)
+      out[2] = UInt8(0x80 | scalar & 0x3F)
+      return 3
+    default:
+      out[0] = UInt8(0xF0 | scalar >> 18)
+      out[1] = UInt8(0x80 | scalar >> 12 & 0x3F)
+      out[2] = UInt8(0x80 | scalar >> 6 & 0x3F)
+      out[3] = UInt8(0x80 | scalar & 0x3F)
+      return 4
+    }
   }
 
   /// Appends the UTF-8 encoding of a Unicode scalar value.

@@ -1,63 +1,176 @@
 /// An append-only byte buffer that writes canonical JSON (SPEC 4): no spaces between tokens,
 /// strings escaped minimally (see `JSONEscapes`), numbers as their input lexeme.
 ///
-/// Invariant: `bytes` only grows between `truncate(to:)` calls; a renderer can remember
-/// `count`, write a candidate payload, measure it, and roll back to try a cut body.
-public struct JSONWriter: Sendable {
-  /// The bytes written so far.
-  public var bytes: [UInt8]
+/// The bytes live in a heap buffer the writer manages itself: an append is a capacity check and
+/// a `memcpy`, with no uniqueness check and no generic `Array` machinery on the hot path.
+///
+/// Invariants: bytes only grow between `truncate(to:)` calls, so a renderer can remember
+/// `count`, write a candidate payload, measure it, and roll back to try a cut body. Copies of a
+/// writer share its buffer until one of them grows: the bytes a copy saw when it was made stay
+/// valid for it (the buffer lives as long as any copy), but only one copy may go on writing.
+/// The pipeline moves writers from stage to stage; it never writes through two copies.
+public struct JSONWriter: @unchecked Sendable {
+  // Safe because a writer is owned by one stage at a time (see the invariants above) and its
+  // buffer is freed only when the last copy is gone.
 
-  public init(capacity: Int = 1 << 16) {
-    bytes = []
-    bytes.reserveCapacity(capacity)
+  /// Owns the buffer: frees it when the last writer that uses it is gone.
+  @usableFromInline
+  final class Storage {
+    @usableFromInline let base: UnsafeMutablePointer<UInt8>
+    @usableFromInline let capacity: Int
+
+    @usableFromInline
+    init(capacity: Int) {
+      self.capacity = Swift.max(capacity, 64)
+      self.base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
   }
 
+  @usableFromInline var storage: Storage
+  /// `storage.base`, kept here so that an append needs no load through the class.
+  @usableFromInline var base: UnsafeMutablePointer<UInt8>
+  @usableFromInline var capacity: Int
   /// The number of bytes written so far.
+  public private(set) var count: Int
+
+  public init(capacity: Int = 1 << 16) {
+    storage = Storage(capacity: capacity)
+    base = storage.base
+    self.capacity = storage.capacity
+    count = 0
+  }
+
+  /// True when nothing has been written.
   @inlinable
-  public var count: Int { bytes.count }
+  public var isEmpty: Bool { count == 0 }
+
+  /// The bytes written so far, valid until the next write. Safe because `base ..< base + count`
+  /// is initialised and owned by `storage`, which this writer keeps alive.
+  @inlinable
+  public var buffer: UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(start: base, count: count)
+  }
+
+  /// A copy of the bytes written so far (allocates: for slow paths and tests).
+  public var bytes: [UInt8] { Array(buffer) }
+
+  /// Makes room for `extra` more bytes and returns where they go; commit them with
+  /// `advance(by:)`.
+  @inline(__always)
+  public mutating func reserve(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
+    if capacity &- count < extra { grow(extra) }
+    // Safe because `count + extra <= capacity` now.
+    return base + count
+  }
+
+  /// Commits `written` bytes written at the pointer `reserve` returned.
+  @inline(__always)
+  public mutating func advance(by written: Int) {
+    count &+= written
+  }
+
+  @usableFromInline
+  mutating func grow(_ extra: Int) {
+    let wanted = Swift.max(capacity &* 2, count + extra)
+    let larger = Storage(capacity: wanted)
+    // Safe because both buffers hold at least `count` bytes.
+    larger.base.update(from: base, count: count)
+    storage = larger
+    base = larger.base
+    capacity = larger.capacity
+  }
 
   /// Drops everything after the first `count` bytes.
+  @inline(__always)
   public mutating func truncate(to count: Int) {
-    bytes.removeSubrange(count...)
+    precondition(count >= 0 && count <= self.count, "truncate beyond the written bytes")
+    self.count = count
+  }
+
+  /// Forgets every byte but keeps the buffer (a recycled writer).
+  @inline(__always)
+  public mutating func removeAll() {
+    count = 0
+  }
+
+  /// Replaces the bytes in `range` (within the written bytes) by `replacement`.
+  public mutating func replace(_ range: Range<Int>, with replacement: UnsafeBufferPointer<UInt8>) {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count, "range beyond the bytes")
+    let tail = count - range.upperBound
+    let delta = replacement.count - range.count
+    if delta > 0 { _ = reserve(delta) }
+    // Safe because the buffer holds `count + max(delta, 0)` bytes; memmove handles the overlap.
+    memmove(base + range.lowerBound + replacement.count, base + range.upperBound, tail)
+    if let source = replacement.baseAddress {
+      (base + range.lowerBound).update(from: source, count: replacement.count)
+    }
+    count += delta
   }
 
   /// Appends literal JSON text (punctuation, keys with their quotes, `true`...).
   @inline(__always)
   public mutating func raw(_ text: StaticString) {
-    bytes.append(
-      contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    raw(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
   /// Appends one byte.
   @inline(__always)
   public mutating func byte(_ value: UInt8) {
-    bytes.append(value)
+    reserve(1).pointee = value
+    count &+= 1
   }
 
   /// Appends bytes as they are (a number lexeme, an already-canonical record).
   @inline(__always)
   public mutating func raw(_ buffer: UnsafeBufferPointer<UInt8>) {
-    bytes.append(contentsOf: buffer)
+    let n = buffer.count
+    guard n > 0 else { return }
+    // Safe because `reserve` made room for `n` bytes and `buffer` holds `n` bytes.
+    reserve(n).update(from: buffer.baseAddress!, count: n)
+    count &+= n
+  }
+
+  /// Appends pre-rendered bytes.
+  @inline(__always)
+  public mutating func raw(_ bytes: [UInt8]) {
+    bytes.withUnsafeBufferPointer { raw($0) }
+  }
+
+  /// Appends the UTF-8 of `text` as it is (names that need no escaping).
+  @inline(__always)
+  public mutating func raw(utf8 text: String) {
+    var text = text
+    text.withUTF8 { raw($0) }
   }
 
   /// Appends a decimal integer.
   public mutating func integer(_ value: Int) {
-    if value < 0 { bytes.append(ASCII.minus) }
-    // The magnitude as unsigned: `-Int.min` does not fit in an Int.
-    unsigned(value.magnitude)
-  }
-
-  private mutating func unsigned(_ value: UInt) {
-    if value >= 10 { unsigned(value / 10) }
-    bytes.append(ASCII.zero + UInt8(value % 10))
+    // The magnitude as unsigned: `-Int.min` does not fit in an Int. 20 digits and a sign.
+    var magnitude = value.magnitude
+    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    var length = 0
+    withUnsafeMutableBytes(of: &digits) { scratch in
+      repeat {
+        length += 1
+        scratch[24 - length] = ASCII.zero &+ UInt8(magnitude % 10)
+        magnitude /= 10
+      } while magnitude > 0
+      if value < 0 {
+        length += 1
+        scratch[24 - length] = ASCII.minus
+      }
+      raw(UnsafeBufferPointer(rebasing: scratch.bindMemory(to: UInt8.self)[(24 - length)...]))
+    }
   }
 
   /// Appends `"content"` in canonical form.
   @inline(__always)
   public mutating func string(_ slice: StringSlice) {
-    bytes.append(ASCII.quote)
+    byte(ASCII.quote)
     stringContent(slice)
-    bytes.append(ASCII.quote)
+    byte(ASCII.quote)
   }
 
   /// Appends a slice's content in canonical form, without quotes: copied as is when it has no
@@ -65,7 +178,7 @@ public struct JSONWriter: Sendable {
   @inline(__always)
   public mutating func stringContent(_ slice: StringSlice) {
     if !slice.hasEscapes {
-      bytes.append(contentsOf: slice.rawBytes)
+      raw(slice.rawBytes)
     } else {
       appendReescaped(slice.rawBytes)
     }
@@ -73,19 +186,19 @@ public struct JSONWriter: Sendable {
 
   /// Appends decoded UTF-8 as canonical string content (no quotes).
   public mutating func escapedContent(_ decoded: UnsafeBufferPointer<UInt8>) {
-    JSONEscapes.appendEscaped(decoded, to: &bytes)
+    JSONEscapes.appendEscaped(decoded, to: &self)
   }
 
   /// Appends decoded UTF-8 as a canonical JSON string, quotes included.
   public mutating func string(decoded: [UInt8]) {
-    bytes.append(ASCII.quote)
-    decoded.withUnsafeBufferPointer { JSONEscapes.appendEscaped($0, to: &bytes) }
-    bytes.append(ASCII.quote)
+    byte(ASCII.quote)
+    decoded.withUnsafeBufferPointer { JSONEscapes.appendEscaped($0, to: &self) }
+    byte(ASCII.quote)
   }
 
   /// The slow path: escaped content written canonically (one pass, no temporary buffer).
   private mutating func appendReescaped(_ content: UnsafeBufferPointer<UInt8>) {
-    JSONEscapes.appendCanonical(content, to: &bytes)
+    JSONEscapes.appendCanonical(content, to: &self)
   }
 
   /// The canonical byte length of a slice's content (what `stringContent` would append).
@@ -103,27 +216,27 @@ public struct JSONWriter: Sendable {
     case .number, .true, .false, .null:
       raw(document.lexeme(index))
     case .array:
-      bytes.append(ASCII.openBracket)
+      byte(ASCII.openBracket)
       var first = true
       document.forEachElement(index) { element in
-        if !first { bytes.append(ASCII.comma) }
+        if !first { byte(ASCII.comma) }
         first = false
         value(document, element)
       }
-      bytes.append(ASCII.closeBracket)
+      byte(ASCII.closeBracket)
     case .object:
-      bytes.append(ASCII.openBrace)
+      byte(ASCII.openBrace)
       var first = true
       document.forEachMember(index) { key, member in
         // A duplicate key is written once, where it first appears, with its last value.
         if isEarlierDuplicate(document, object: index, key: key) { return }
-        if !first { bytes.append(ASCII.comma) }
+        if !first { byte(ASCII.comma) }
         first = false
         string(document.string(key))
-        bytes.append(ASCII.colon)
+        byte(ASCII.colon)
         value(document, lastValue(document, object: index, key: key) ?? member)
       }
-      bytes.append(ASCII.closeBrace)
+      byte(ASCII.closeBrace)
     }
   }
 

@@ -56,7 +56,7 @@ public struct StringSlice {
   public func equals(_ literal: StaticString) -> Bool {
     if !hasEscapes {
       guard count == literal.utf8CodeUnitCount else { return false }
-      return memcmp(pointer, literal.utf8Start, count) == 0
+      return ShortBytes.equal(pointer, literal.utf8Start, count)
     }
     let decoded = decodedBytes()
     guard decoded.count == literal.utf8CodeUnitCount else { return false }

@@ -59,6 +59,33 @@ struct FieldReader {
     return index
   }
 
+  /// A required, non-empty string at a member already found.
+  func requiredString(value: Int?, _ path: @autoclosure () -> String) throws -> StringSlice {
+    guard let slice = try string(value: value, path()) else {
+      throw missing(path(), value: value, "a non-empty string")
+    }
+    return slice
+  }
+
+  /// A required object at a member already found.
+  func requiredObject(value: Int?, _ path: @autoclosure () -> String) throws -> Int {
+    guard let index = try object(value: value, path()) else {
+      throw missing(path(), value: value, "an object")
+    }
+    return index
+  }
+
+  /// A required array at a member already found.
+  func requiredArray(value: Int?, _ path: @autoclosure () -> String) throws -> Int {
+    guard let index = present(value: value) else {
+      throw missing(path(), value: value, "an array")
+    }
+    guard document.kind(index) == .array else {
+      throw wrongType(path(), index, expected: "an array")
+    }
+    return index
+  }
+
   /// An optional string; empty counts as absent.
   func string(_ object: Int, _ key: StaticString, _ prefix: @autoclosure () -> String) throws
     -> StringSlice?
@@ -162,8 +189,13 @@ struct FieldReader {
   private func missing(
     _ path: String, _ object: Int, _ key: StaticString, _ expected: String
   ) -> MessageReject {
+    missing(path, value: document.member(object, key), expected)
+  }
+
+  /// `value`: the member's value index when the key is present (null or an empty string).
+  private func missing(_ path: String, value: Int?, _ expected: String) -> MessageReject {
     let found: String
-    if let index = document.member(object, key) {
+    if let index = value {
       found = document.kind(index) == .string ? "an empty string" : "null"
     } else {
       found = "nothing"

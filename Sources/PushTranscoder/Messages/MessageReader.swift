@@ -46,8 +46,10 @@ public enum MessageReader {
       return .reject(path: "$", detail: "$: a message must be a JSON object, found \(found)")
     }
     do {
-      if document.member(root, "MsgBody") != nil {
-        return try TencentReader.read(document, line: line, options: options, stats: &stats)
+      let top = TencentReader.TopLevel(document, root)
+      if top.body != nil {
+        return try TencentReader.read(
+          document, top: top, line: line, options: options, stats: &stats)
       }
       if document.member(root, "payload") != nil {
         return try EasemobReader.read(document, rest: false, line: line, options: options)

@@ -4,45 +4,28 @@
 /// the Live Activity and, only with it, the timestamp) → recipients → steps 1–5 of SPEC 3.1.
 enum TencentReader {
   /// The top-level members a Tencent line is read from, found in one pass over the root
-  /// object (a lookup per field would scan the root's keys eight times). The last duplicate
+  /// object (a lookup per field would scan the root's keys nine times). The last duplicate
   /// wins (SPEC 9), as with `JSONDocument.member`.
   struct TopLevel {
-    var from: Int? = nil
-    var group: Int? = nil
-    var msgKey: Int? = nil
-    var msgID: Int? = nil
-    var to: Int? = nil
-    var info: Int? = nil
-    var timeStamp: Int? = nil
-    var time: Int? = nil
+    static let table = MemberTable([
+      "MsgBody", "From_Account", "GroupId", "MsgKey", "MsgId", "To_Account", "OfflinePushInfo",
+      "MsgTimeStamp", "MsgTime",
+    ])
+    let slots: MemberSlots
 
     init(_ document: JSONDocument, _ root: Int) {
-      document.forEachMember(root) { key, value in
-        let token = document.tokens[key]
-        // An escaped key's raw length says nothing about its decoded length: try every name.
-        let length =
-          token.flags & JSONToken.hasEscapes == 0 ? Int(token.end &- token.start) : 0
-        switch length {
-        case 0, 5, 6, 7, 10, 12, 15:
-          if length == 0 || length == 12 {
-            if document.keyEquals(key, "From_Account") { from = value }
-            if document.keyEquals(key, "MsgTimeStamp") { timeStamp = value }
-          }
-          if length == 0 || length == 7 {
-            if document.keyEquals(key, "GroupId") { group = value }
-            if document.keyEquals(key, "MsgTime") { time = value }
-          }
-          if (length == 0 || length == 6) && document.keyEquals(key, "MsgKey") { msgKey = value }
-          if (length == 0 || length == 5) && document.keyEquals(key, "MsgId") { msgID = value }
-          if (length == 0 || length == 10) && document.keyEquals(key, "To_Account") { to = value }
-          if (length == 0 || length == 15) && document.keyEquals(key, "OfflinePushInfo") {
-            info = value
-          }
-        default:
-          break
-        }
-      }
+      slots = document.collectMembers(root, Self.table)
     }
+
+    var body: Int? { slots[0] }
+    var from: Int? { slots[1] }
+    var group: Int? { slots[2] }
+    var msgKey: Int? { slots[3] }
+    var msgID: Int? { slots[4] }
+    var to: Int? { slots[5] }
+    var info: Int? { slots[6] }
+    var timeStamp: Int? { slots[7] }
+    var time: Int? { slots[8] }
   }
 
   /// What the element pass found in `MsgBody`.
@@ -62,18 +45,16 @@ enum TencentReader {
   }
 
   static func read(
-    _ document: JSONDocument, line: UnsafeBufferPointer<UInt8>, options: MessageOptions,
-    stats: inout MessageStats
+    _ document: JSONDocument, top: TopLevel, line: UnsafeBufferPointer<UInt8>,
+    options: MessageOptions, stats: inout MessageStats
   ) throws -> MessageOutcome {
     let fields = FieldReader(document)
-    let root = document.root
 
     // Elements.
-    let body = try fields.requiredArray(root, "MsgBody", "")
+    let body = try fields.requiredArray(value: top.body, "MsgBody")
     let elements = try readElements(fields, body, locale: options.locale)
 
     // Routing.
-    let top = TopLevel(document, root)
     let sender = try fields.string(value: top.from, "From_Account")
     let groupID = try fields.string(value: top.group, "GroupId")
     let msgKey = try fields.string(value: top.msgKey, "MsgKey")
@@ -89,20 +70,22 @@ enum TencentReader {
     var offlineExt: StringSlice? = nil
     let info = try fields.object(value: top.info, "OfflinePushInfo")
     if let info {
-      let prefix = "OfflinePushInfo"
-      pushFlag = try fields.integer(info, "PushFlag", prefix)
-      notice.badgeSet = try fields.integer(info, "BadgeSetNum", prefix).map(document.lexeme)
-      notice.badgeAdd = try fields.integer(info, "BadgeAddNum", prefix).map(document.lexeme)
-      notice.title = try fields.string(info, "Title", prefix)
-      desc = try fields.string(info, "Desc", prefix)
-      offlineExt = try fields.string(info, "Ext", prefix)
-      if let apns = try fields.object(info, "ApnsInfo", prefix) {
+      let member = document.collectMembers(info, Self.infoTable)
+      pushFlag = try fields.integer(value: member[0], "OfflinePushInfo.PushFlag")
+      notice.badgeSet = try fields.integer(value: member[1], "OfflinePushInfo.BadgeSetNum").map(
+        document.lexeme)
+      notice.badgeAdd = try fields.integer(value: member[2], "OfflinePushInfo.BadgeAddNum").map(
+        document.lexeme)
+      notice.title = try fields.string(value: member[3], "OfflinePushInfo.Title")
+      desc = try fields.string(value: member[4], "OfflinePushInfo.Desc")
+      offlineExt = try fields.string(value: member[5], "OfflinePushInfo.Ext")
+      if let apns = try fields.object(value: member[6], "OfflinePushInfo.ApnsInfo") {
         try readAPNs(fields, apns, top: top, into: &notice)
       }
-      if let android = try fields.object(info, "AndroidInfo", prefix) {
+      if let android = try fields.object(value: member[7], "OfflinePushInfo.AndroidInfo") {
         try readAndroid(fields, android, into: &notice.android)
       }
-      if let harmony = try fields.object(info, "HarmonyInfo", prefix) {
+      if let harmony = try fields.object(value: member[8], "OfflinePushInfo.HarmonyInfo") {
         try readHarmony(fields, harmony, into: &notice.harmony)
       }
     }
@@ -164,6 +147,26 @@ enum TencentReader {
     return .notice(notice)
   }
 
+  private static let elementTable = MemberTable(["MsgType", "MsgContent"])
+  private static let contentTable = MemberTable(["Text", "Desc", "Ext", "Sound"])
+  private static let infoTable = MemberTable([
+    "PushFlag", "BadgeSetNum", "BadgeAddNum", "Title", "Desc", "Ext", "ApnsInfo", "AndroidInfo",
+    "HarmonyInfo",
+  ])
+  private static let apnsTable = MemberTable([
+    "Sound", "Title", "SubTitle", "Image", "InterruptionLevel", "MutableContent",
+    "ContentAvailable", "IsVoipPush", "LiveActivity",
+  ])
+  private static let androidTable = MemberTable([
+    "Sound", "HuaWeiChannelID", "HuaWeiCategory", "HuaWeiImportance", "HuaWeiImage",
+    "HonorImportance", "HonorImage", "GoogleImage", "GooglePriority", "GoogleChannelID",
+    "XiaoMiChannelID", "OPPOChannelID", "OPPOCategory", "VIVOCategory", "OPPONotifyLevel",
+    "VIVOClassification", "VIVONotifyType", "MeiZuNoticeMsgType",
+  ])
+  private static let harmonyTable = MemberTable([
+    "Title", "Category", "Image", "Sound", "SoundDuration",
+  ])
+
   private static func readElements(_ fields: FieldReader, _ body: Int, locale: NoticeText.Locale)
     throws -> Elements
   {
@@ -177,18 +180,23 @@ enum TencentReader {
       guard document.kind(element) == .object else {
         throw fields.wrongType("MsgBody[\(position)]", element, expected: "an object")
       }
-      let type = try fields.requiredString(element, "MsgType", "MsgBody[\(position)]")
+      let members = document.collectMembers(element, Self.elementTable)
+      let type = try fields.requiredString(value: members[0], "MsgBody[\(position)].MsgType")
       var isCustom = false
       if type.equals("TIMTextElem") {
-        let content = try fields.requiredObject(element, "MsgContent", "MsgBody[\(position)]")
+        let content = try fields.requiredObject(
+          value: members[1], "MsgBody[\(position)].MsgContent")
+        let text = document.collectMembers(content, Self.contentTable)
         elements.pieces.append(
-          try fields.requiredString(content, "Text", "MsgBody[\(position)].MsgContent"))
+          try fields.requiredString(value: text[0], "MsgBody[\(position)].MsgContent.Text"))
       } else if type.equals("TIMCustomElem") {
-        let content = try fields.requiredObject(element, "MsgContent", "MsgBody[\(position)]")
+        let content = try fields.requiredObject(
+          value: members[1], "MsgBody[\(position)].MsgContent")
         isCustom = true
-        let desc = try fields.string(content, "Desc", "MsgBody[\(position)].MsgContent")
-        let ext = try fields.string(content, "Ext", "MsgBody[\(position)].MsgContent")
-        let sound = try fields.string(content, "Sound", "MsgBody[\(position)].MsgContent")
+        let custom = document.collectMembers(content, Self.contentTable)
+        let desc = try fields.string(value: custom[1], "MsgBody[\(position)].MsgContent.Desc")
+        let ext = try fields.string(value: custom[2], "MsgBody[\(position)].MsgContent.Ext")
+        let sound = try fields.string(value: custom[3], "MsgBody[\(position)].MsgContent.Sound")
         if let desc { elements.pieces.append(desc) }
         if !elements.seenCustom {
           elements.seenCustom = true
@@ -198,7 +206,7 @@ enum TencentReader {
         if position == 0 { elements.customDesc = desc }
       } else {
         // Other elements' content is not read, but it must be an object when present.
-        _ = try fields.object(element, "MsgContent", "MsgBody[\(position)]")
+        _ = try fields.object(value: members[1], "MsgBody[\(position)].MsgContent")
         if let placeholder = placeholder(type, locale) {
           elements.pieces.append(placeholder)
         } else {
@@ -257,22 +265,24 @@ enum TencentReader {
     _ fields: FieldReader, _ apns: Int, top: TopLevel, into notice: inout Notice
   ) throws {
     let document = fields.document
-    let prefix = "OfflinePushInfo.ApnsInfo"
-    notice.sound = try fields.string(apns, "Sound", prefix)
-    notice.apns.title = try fields.string(apns, "Title", prefix)
-    notice.apns.subtitle = try fields.string(apns, "SubTitle", prefix)
-    notice.apns.image = try fields.string(apns, "Image", prefix)
-    notice.apns.interruptionLevel = try fields.string(apns, "InterruptionLevel", prefix)
-    if let flag = try fields.integer(apns, "MutableContent", prefix) {
+    let prefix = "OfflinePushInfo.ApnsInfo."
+    let member = document.collectMembers(apns, Self.apnsTable)
+    notice.sound = try fields.string(value: member[0], prefix + "Sound")
+    notice.apns.title = try fields.string(value: member[1], prefix + "Title")
+    notice.apns.subtitle = try fields.string(value: member[2], prefix + "SubTitle")
+    notice.apns.image = try fields.string(value: member[3], prefix + "Image")
+    notice.apns.interruptionLevel = try fields.string(
+      value: member[4], prefix + "InterruptionLevel")
+    if let flag = try fields.integer(value: member[5], prefix + "MutableContent") {
       notice.apns.mutableContent = document.isIntegerOne(flag)
     }
-    if let flag = try fields.integer(apns, "ContentAvailable", prefix) {
+    if let flag = try fields.integer(value: member[6], prefix + "ContentAvailable") {
       notice.apns.contentAvailable = document.isIntegerOne(flag)
     }
-    if let flag = try fields.integer(apns, "IsVoipPush", prefix) {
+    if let flag = try fields.integer(value: member[7], prefix + "IsVoipPush") {
       notice.apns.voip = document.isIntegerOne(flag)
     }
-    guard let live = try fields.object(apns, "LiveActivity", prefix) else { return }
+    guard let live = try fields.object(value: member[8], prefix + "LiveActivity") else { return }
     let livePrefix = "OfflinePushInfo.ApnsInfo.LiveActivity"
     let id = try fields.requiredString(live, "LaId", livePrefix)
     let event = try fields.requiredString(live, "Event", livePrefix)
@@ -290,40 +300,44 @@ enum TencentReader {
     _ fields: FieldReader, _ android: Int, into info: inout Notice.Android
   ) throws {
     let document = fields.document
-    let prefix = "OfflinePushInfo.AndroidInfo"
-    info.sound = try fields.string(android, "Sound", prefix)
-    info.huaweiChannelID = try fields.string(android, "HuaWeiChannelID", prefix)
-    info.huaweiCategory = try fields.string(android, "HuaWeiCategory", prefix)
-    info.huaweiImportance = try fields.string(android, "HuaWeiImportance", prefix)
-    info.huaweiImage = try fields.string(android, "HuaWeiImage", prefix)
-    info.honorImportance = try fields.string(android, "HonorImportance", prefix)
-    info.honorImage = try fields.string(android, "HonorImage", prefix)
-    info.googleImage = try fields.string(android, "GoogleImage", prefix)
-    info.googlePriority = try fields.string(android, "GooglePriority", prefix)
-    info.googleChannelID = try fields.string(android, "GoogleChannelID", prefix)
-    info.xiaomiChannelID = try fields.string(android, "XiaoMiChannelID", prefix)
-    info.oppoChannelID = try fields.string(android, "OPPOChannelID", prefix)
-    info.oppoCategory = try fields.string(android, "OPPOCategory", prefix)
-    info.vivoCategory = try fields.string(android, "VIVOCategory", prefix)
-    info.oppoNotifyLevel = try fields.integer(android, "OPPONotifyLevel", prefix).map(
+    let prefix = "OfflinePushInfo.AndroidInfo."
+    let member = document.collectMembers(android, Self.androidTable)
+    info.sound = try fields.string(value: member[0], prefix + "Sound")
+    info.huaweiChannelID = try fields.string(value: member[1], prefix + "HuaWeiChannelID")
+    info.huaweiCategory = try fields.string(value: member[2], prefix + "HuaWeiCategory")
+    info.huaweiImportance = try fields.string(value: member[3], prefix + "HuaWeiImportance")
+    info.huaweiImage = try fields.string(value: member[4], prefix + "HuaWeiImage")
+    info.honorImportance = try fields.string(value: member[5], prefix + "HonorImportance")
+    info.honorImage = try fields.string(value: member[6], prefix + "HonorImage")
+    info.googleImage = try fields.string(value: member[7], prefix + "GoogleImage")
+    info.googlePriority = try fields.string(value: member[8], prefix + "GooglePriority")
+    info.googleChannelID = try fields.string(value: member[9], prefix + "GoogleChannelID")
+    info.xiaomiChannelID = try fields.string(value: member[10], prefix + "XiaoMiChannelID")
+    info.oppoChannelID = try fields.string(value: member[11], prefix + "OPPOChannelID")
+    info.oppoCategory = try fields.string(value: member[12], prefix + "OPPOCategory")
+    info.vivoCategory = try fields.string(value: member[13], prefix + "VIVOCategory")
+    info.oppoNotifyLevel = try fields.integer(value: member[14], prefix + "OPPONotifyLevel").map(
       document.lexeme)
-    info.vivoClassification = try fields.integer(android, "VIVOClassification", prefix).map(
+    info.vivoClassification = try fields.integer(value: member[15], prefix + "VIVOClassification")
+      .map(
+        document.lexeme)
+    info.vivoNotifyType = try fields.integer(value: member[16], prefix + "VIVONotifyType").map(
       document.lexeme)
-    info.vivoNotifyType = try fields.integer(android, "VIVONotifyType", prefix).map(
-      document.lexeme)
-    info.meizuNoticeMsgType = try fields.integer(android, "MeiZuNoticeMsgType", prefix).map(
-      document.lexeme)
+    info.meizuNoticeMsgType = try fields.integer(value: member[17], prefix + "MeiZuNoticeMsgType")
+      .map(
+        document.lexeme)
   }
 
   private static func readHarmony(
     _ fields: FieldReader, _ harmony: Int, into info: inout Notice.Harmony
   ) throws {
-    let prefix = "OfflinePushInfo.HarmonyInfo"
-    info.title = try fields.string(harmony, "Title", prefix)
-    info.category = try fields.string(harmony, "Category", prefix)
-    info.image = try fields.string(harmony, "Image", prefix)
-    info.sound = try fields.string(harmony, "Sound", prefix)
-    info.soundDuration = try fields.integer(harmony, "SoundDuration", prefix).map(
+    let prefix = "OfflinePushInfo.HarmonyInfo."
+    let member = fields.document.collectMembers(harmony, Self.harmonyTable)
+    info.title = try fields.string(value: member[0], prefix + "Title")
+    info.category = try fields.string(value: member[1], prefix + "Category")
+    info.image = try fields.string(value: member[2], prefix + "Image")
+    info.sound = try fields.string(value: member[3], prefix + "Sound")
+    info.soundDuration = try fields.integer(value: member[4], prefix + "SoundDuration").map(
       fields.document.lexeme)
   }
 }

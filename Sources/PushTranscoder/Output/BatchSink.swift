@@ -26,7 +26,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
 
   /// The open batch of one vendor.
   struct OpenBatch {
-    var bytes: [UInt8] = []
+    var bytes = JSONWriter(capacity: 0)
     var records = 0
     var first: (SourceName, Int)? = nil
     var last: (SourceName, Int)? = nil
@@ -89,18 +89,19 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
   }
 
   public func consume(_ output: ChunkOutput) throws {
-    if !output.rejects.bytes.isEmpty {
-      try rejectsFile.write(output.rejects.bytes)
-      for byte in output.rejects.bytes where byte == ASCII.newline { rejectRecords += 1 }
+    if !output.rejects.isEmpty {
+      try rejectsFile.write(output.rejects.buffer)
+      for byte in output.rejects.buffer where byte == ASCII.newline { rejectRecords += 1 }
     }
     var start = 0
-    try output.main.bytes.withUnsafeBufferPointer { bytes in
+    do {
+      let bytes = output.main.buffer
       for ref in output.refs {
         let end = Int(ref.end)
         let vendor = Int(ref.vendor)
         // Appended in place: copying the open batch out and back would make the buffer shared
         // for the append and copy the whole batch for every record.
-        open[vendor].bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        open[vendor].bytes.raw(UnsafeBufferPointer(rebasing: bytes[start..<end]))
         open[vendor].records += 1
         if open[vendor].first == nil { open[vendor].first = (output.source, Int(ref.line)) }
         open[vendor].last = (output.source, Int(ref.line))
@@ -144,7 +145,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
     let last = batch.last!
     let records = batch.records
     let content = batch.bytes
-    batch.bytes = []
+    batch.bytes = JSONWriter(capacity: 0)
     jobSlots.wait()
     jobs.enter()
     queue.async { [self] in
@@ -153,16 +154,17 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
         jobs.leave()
       }
       do {
-        let crc = CRC32.checksum(content)
-        let data = try OutputCompressor.compressWhole(content, compression, level: level)
+        let crc = CRC32.checksum(content.buffer)
+        let data = try OutputCompressor.compressWhole(content.buffer, compression, level: level)
         let temporary = folder + "/." + name + ".tmp"
         let file = try BufferedFile(creating: temporary)
-        try file.write(data)
+        if let data { try file.write(data) } else { try file.write(content.buffer) }
         try file.close()
         try rename(temporary, folder + "/" + name)
         let entry = Entry(
           vendor: vendor, index: index, file: vendor.name + "/" + name, records: records,
-          bytes: content.count, fileBytes: data.count, crc32: crc, first: first, last: last)
+          bytes: content.count, fileBytes: data?.count ?? content.count, crc32: crc, first: first,
+          last: last)
         lock.lock()
         entries.append(entry)
         lock.unlock()
@@ -189,7 +191,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
     for (position, entry) in sorted.enumerated() {
       if position > 0 { writer.byte(ASCII.comma) }
       writer.raw("{\"vendor\":\"")
-      writer.bytes.append(contentsOf: entry.vendor.name.utf8)
+      writer.raw(entry.vendor.staticName)
       writer.raw("\",\"file\":")
       writer.string(decoded: Array(entry.file.utf8))
       writer.raw(",\"records\":")
@@ -199,7 +201,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
       writer.raw(",\"file_bytes\":")
       writer.integer(entry.fileBytes)
       writer.raw(",\"crc32\":\"")
-      writer.bytes.append(contentsOf: String(format: "%08x", entry.crc32).utf8)
+      writer.raw(utf8: String(format: "%08x", entry.crc32))
       writer.raw("\",\"first\":{\"source\":")
       writer.raw(entry.first.0.jsonString)
       writer.raw(",\"line\":")
@@ -215,10 +217,10 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
     writer.raw("},\"stats\":")
     stats.writeJSON(into: &writer)
     writer.raw(",\"timing\":{\"seconds\":")
-    writer.bytes.append(contentsOf: String(format: "%.3f", seconds).utf8)
+    writer.raw(utf8: String(format: "%.3f", seconds))
     writer.raw(",\"mb_per_s\":")
     let rate = seconds > 0 ? Double(inputBytes) / 1e6 / seconds : 0
-    writer.bytes.append(contentsOf: String(format: "%.1f", rate).utf8)
+    writer.raw(utf8: String(format: "%.1f", rate))
     writer.raw("}}\n")
     let temporary = directory + "/.manifest.json.tmp"
     let file = try BufferedFile(creating: temporary)

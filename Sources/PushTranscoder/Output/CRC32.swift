@@ -29,6 +29,13 @@ public struct CRC32: Sendable, Equatable {
   }
 
   /// The checksum of `bytes` alone.
+  public static func checksum(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+    var crc = CRC32()
+    crc.update(UnsafeRawBufferPointer(bytes))
+    return crc.value
+  }
+
+  /// The checksum of `bytes` alone.
   public static func checksum(_ bytes: [UInt8]) -> UInt32 {
     var crc = CRC32()
     crc.update(bytes)

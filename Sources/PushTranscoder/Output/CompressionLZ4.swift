@@ -75,10 +75,17 @@ public final class LZ4FrameCompressor: @unchecked Sendable {
 
   /// A complete LZ4 frame holding `bytes`.
   public static func compress(_ bytes: [UInt8], level: Int = defaultLevel) -> [UInt8] {
+    bytes.withUnsafeBufferPointer { compress($0, level: level) }
+  }
+
+  /// The same for bytes in memory the caller owns.
+  public static func compress(_ bytes: UnsafeBufferPointer<UInt8>, level: Int = defaultLevel)
+    -> [UInt8]
+  {
     let compressor = LZ4FrameCompressor(level: level)
     var output: [UInt8] = []
     output.reserveCapacity(bytes.count / 2 + 64)
-    compressor.append(bytes, to: &output)
+    compressor.append(UnsafeRawBufferPointer(bytes), to: &output)
     compressor.finish(to: &output)
     return output
   }

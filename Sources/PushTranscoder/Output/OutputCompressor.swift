@@ -44,11 +44,12 @@ struct OutputCompressor {
   }
 
   /// A whole batch file's bytes.
-  static func compressWhole(_ bytes: [UInt8], _ compression: OutputCompression, level: Int?) throws
-    -> [UInt8]
-  {
+  /// nil for `.none` (the batch is written as it is).
+  static func compressWhole(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ compression: OutputCompression, level: Int?
+  ) throws -> [UInt8]? {
     switch compression {
-    case .none: bytes
+    case .none: nil
     case .gzip: GzipCompressor.compress(bytes, level: level ?? GzipCompressor.defaultLevel)
     case .lz4: LZ4FrameCompressor.compress(bytes, level: level ?? LZ4FrameCompressor.defaultLevel)
     }

@@ -19,11 +19,11 @@ public enum RejectRecord {
     writer.raw(",\"vendor\":\"reject\"")
     if let forVendor {
       writer.raw(",\"for\":\"")
-      writer.bytes.append(contentsOf: forVendor.name.utf8)
+      writer.raw(utf8: forVendor.name)
       writer.byte(ASCII.quote)
     }
     writer.raw(",\"reason\":\"")
-    writer.bytes.append(contentsOf: reason.name.utf8)
+    writer.raw(utf8: reason.name)
     writer.raw("\",\"detail\":")
     writer.string(decoded: Array(detail.utf8))
     if UTF8Validation.firstInvalidOffset(raw) == nil {
@@ -32,7 +32,7 @@ public enum RejectRecord {
       writer.byte(ASCII.quote)
     } else {
       writer.raw(",\"raw_base64\":\"")
-      Base64.append(raw, to: &writer.bytes)
+      Base64.append(raw, to: &writer)
       writer.byte(ASCII.quote)
     }
     writer.byte(ASCII.closeBrace)
@@ -54,17 +54,11 @@ public struct SourceName: Sendable, Hashable {
   }
 }
 
-extension JSONWriter {
-  /// Appends pre-rendered bytes.
-  @inline(__always)
-  public mutating func raw(_ bytes: [UInt8]) {
-    self.bytes.append(contentsOf: bytes)
-  }
-}
-
 /// Standard base64 (RFC 4648, with padding) for `raw_base64`.
 public enum Base64 {
-  public static func append(_ input: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+  public static func append<Output: ByteOutput>(
+    _ input: UnsafeBufferPointer<UInt8>, to output: inout Output
+  ) {
     let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
     let table = alphabet.utf8Start
     var index = 0
@@ -72,24 +66,25 @@ public enum Base64 {
     while index + 3 <= count {
       let value =
         UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
-      output.append(table[Int(value >> 18 & 63)])
-      output.append(table[Int(value >> 12 & 63)])
-      output.append(table[Int(value >> 6 & 63)])
-      output.append(table[Int(value & 63)])
+      output.appendByte(table[Int(value >> 18 & 63)])
+      output.appendByte(table[Int(value >> 12 & 63)])
+      output.appendByte(table[Int(value >> 6 & 63)])
+      output.appendByte(table[Int(value & 63)])
       index += 3
     }
     let rest = count - index
     if rest == 1 {
       let value = UInt32(input[index]) << 16
-      output.append(table[Int(value >> 18 & 63)])
-      output.append(table[Int(value >> 12 & 63)])
-      output.append(contentsOf: [0x3D, 0x3D])
+      output.appendByte(table[Int(value >> 18 & 63)])
+      output.appendByte(table[Int(value >> 12 & 63)])
+      output.appendByte(0x3D)
+      output.appendByte(0x3D)
     } else if rest == 2 {
       let value = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
-      output.append(table[Int(value >> 18 & 63)])
-      output.append(table[Int(value >> 12 & 63)])
-      output.append(table[Int(value >> 6 & 63)])
-      output.append(0x3D)
+      output.appendByte(table[Int(value >> 18 & 63)])
+      output.appendByte(table[Int(value >> 12 & 63)])
+      output.appendByte(table[Int(value >> 6 & 63)])
+      output.appendByte(0x3D)
     }
   }
 }

@@ -20,15 +20,15 @@ public final class StreamSink: RecordSink {
   }
 
   public func consume(_ output: ChunkOutput) throws {
-    if let rejectsFile, !output.rejects.bytes.isEmpty {
-      try rejectsFile.write(output.rejects.bytes)
+    if let rejectsFile, !output.rejects.isEmpty {
+      try rejectsFile.write(output.rejects.buffer)
     }
     if compressor != nil {
       compressed.removeAll(keepingCapacity: true)
-      try output.main.bytes.withUnsafeBufferPointer { try compressor!.append($0, to: &compressed) }
-      try emit(compressed)
+      try compressor!.append(output.main.buffer, to: &compressed)
+      try compressed.withUnsafeBufferPointer { try emit($0) }
     } else {
-      try emit(output.main.bytes)
+      try emit(output.main.buffer)
     }
   }
 
@@ -36,7 +36,7 @@ public final class StreamSink: RecordSink {
     if compressor != nil {
       compressed.removeAll(keepingCapacity: true)
       try compressor!.finish(to: &compressed)
-      try emit(compressed)
+      try compressed.withUnsafeBufferPointer { try emit($0) }
     }
     try rejectsFile?.close()
   }
@@ -46,7 +46,7 @@ public final class StreamSink: RecordSink {
     try finish(stats: RunStats(), seconds: 0, inputBytes: 0)
   }
 
-  private func emit(_ bytes: [UInt8]) throws {
+  private func emit(_ bytes: UnsafeBufferPointer<UInt8>) throws {
     if let error = FileDescriptorWriter.writeAll(fd, bytes) {
       if error == EPIPE { throw SinkError.closedOutput }
       throw SinkError.io("cannot write to stdout: \(String(cString: strerror(error)))")
@@ -66,6 +66,10 @@ public final class BufferedFile {
   }
 
   public func write(_ bytes: [UInt8]) throws {
+    try bytes.withUnsafeBufferPointer { try write($0) }
+  }
+
+  public func write(_ bytes: UnsafeBufferPointer<UInt8>) throws {
     if let error = FileDescriptorWriter.writeAll(fd, bytes) {
       throw SinkError.io("cannot write \(path): \(String(cString: strerror(error)))")
     }

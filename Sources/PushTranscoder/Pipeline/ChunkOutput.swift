@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One payload record's place in a `ChunkOutput` (batch mode routes records per vendor with
 /// these; rejects never appear here: in batch mode they go to `ChunkOutput.rejects`).
 public struct RecordRef: Sendable {
@@ -18,7 +20,7 @@ public struct ChunkOutput: Sendable {
   /// The source the chunk's lines come from.
   public let source: SourceName
   /// Records (framed as the run asks), and inline rejects when `rejectsInline`.
-  public var main = JSONWriter(capacity: 1 << 20)
+  public var main = OutputBuffers.take()
   /// Reject records when they go to their own channel (NDJSON, one per line).
   public var rejects = JSONWriter(capacity: 0)
   /// Per-record vendor and end offset in `main` (batch mode only).
@@ -30,5 +32,28 @@ public struct ChunkOutput: Sendable {
   public init(sequence: Int, source: SourceName) {
     self.sequence = sequence
     self.source = source
+  }
+}
+
+/// Recycled `ChunkOutput.main` buffers: the writer returns each chunk's buffer once the sink has
+/// consumed it, so a run allocates (and page-faults in) only as many megabyte buffers as it has
+/// chunks in flight, instead of one per chunk.
+public enum OutputBuffers {
+  private static let pool = Mutex<[JSONWriter]>([])
+  /// More than the pipeline keeps in flight (`2 × threads + 2`) on the machines we target.
+  private static let limit = 24
+
+  /// A buffer with nothing written, recycled when one is free.
+  public static func take() -> JSONWriter {
+    pool.withLock { $0.popLast() } ?? JSONWriter(capacity: 1 << 20)
+  }
+
+  /// Gives back a buffer that nobody reads any more.
+  public static func recycle(_ writer: consuming JSONWriter) {
+    writer.removeAll()
+    let kept = writer
+    pool.withLock { free in
+      if free.count < limit { free.append(kept) }
+    }
   }
 }

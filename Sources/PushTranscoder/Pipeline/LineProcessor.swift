@@ -162,7 +162,7 @@ public struct LineProcessor {
     _ output: inout ChunkOutput
   ) {
     if options.framing == .tsv {
-      output.main.bytes.append(contentsOf: vendor.id.name.utf8)
+      output.main.raw(vendor.id.staticName)
       output.main.byte(ASCII.tab)
       output.main.integer(number)
       output.main.byte(ASCII.tab)
@@ -174,7 +174,7 @@ public struct LineProcessor {
     output.main.raw(",\"key\":")
     if let key = notice.key { output.main.string(key) } else { output.main.raw("null") }
     output.main.raw(",\"vendor\":\"")
-    output.main.bytes.append(contentsOf: vendor.id.name.utf8)
+    output.main.raw(vendor.id.staticName)
     output.main.byte(ASCII.quote)
     if notice.groups.isEmpty {
       output.main.raw(",\"to\":[")

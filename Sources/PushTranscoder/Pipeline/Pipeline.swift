@@ -153,6 +153,8 @@ public final class Pipeline: @unchecked Sendable {
         cancel()
         break
       }
+      // The sink has written or copied the records: the buffer can serve another chunk.
+      OutputBuffers.recycle(output.main)
       inFlight.signal()
       next += 1
     }

@@ -17,6 +17,21 @@ public enum VendorID: Int, CaseIterable, Sendable, Comparable {
     }
   }
 
+  /// `name` as a static string, written into every record without touching a `String`.
+  public var staticName: StaticString {
+    switch self {
+    case .apns: "apns"
+    case .fcm: "fcm"
+    case .huawei: "huawei"
+    case .honor: "honor"
+    case .harmony: "harmony"
+    case .xiaomi: "xiaomi"
+    case .oppo: "oppo"
+    case .vivo: "vivo"
+    case .meizu: "meizu"
+    }
+  }
+
   public init?(name: String) {
     guard let match = VendorID.allCases.first(where: { $0.name == name }) else { return nil }
     self = match
