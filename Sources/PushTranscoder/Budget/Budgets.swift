@@ -16,7 +16,7 @@ public enum ByteBudget {
   /// `payloadStart` and returns an `over-budget` refusal with the sizes (step 3).
   public static func enforce(
     _ budget: Int, vendor: VendorID, payloadStart: Int, body: Range<Int>, text: PushText,
-    into writer: inout JSONWriter, effects: inout RenderEffects
+    into writer: inout JSONWriter, effects: inout RenderEffects, memo: TextMemo? = nil
   ) -> VendorRefusal? {
     let size = writer.count - payloadStart
     if size <= budget { return nil }
@@ -29,11 +29,12 @@ public enum ByteBudget {
         detail: "\(vendor.name) payload is \(size) bytes, \(emptySize) with an empty body; "
           + "the budget is \(budget) bytes and \"…\" needs \(TextCut.ellipsisBytes)")
     }
-    let cut = TextCut.fittingEscaped(text, room: room)
-    var escaped: [UInt8] = []
-    escaped.reserveCapacity(room)
-    cut.withUnsafeBufferPointer { JSONEscapes.appendEscaped($0, to: &escaped) }
-    escaped.withUnsafeBufferPointer { writer.replace(body, with: $0) }
+    let cut = TextCut.fittingEscaped(text, room: room, memo: memo)
+    // The payload after the body moves to make room for the cut body, escaped in place.
+    let tail = Array(writer.buffer[body.upperBound...])
+    writer.truncate(to: body.lowerBound)
+    cut.withUnsafeBufferPointer { writer.escapedContent($0) }
+    writer.raw(tail)
     effects.bodyCut = true
     return nil
   }
@@ -72,18 +73,18 @@ public struct FieldBudget: Sendable {
   static let extObjectOverhead = 10
 
   /// The size of the field carrying `ext`, in this budget's unit.
-  public func size(of ext: PushText) -> Int {
+  public func size(of ext: PushText, memo: TextMemo? = nil) -> Int {
     switch unit {
     case .extUTF8Bytes: ext.decodedByteCount
-    case .extScalars: ext.scalarCount
-    case .keyAndExtScalars: FieldBudget.extKeyScalars + ext.scalarCount
+    case .extScalars: memo?.scalarCount(ext) ?? ext.scalarCount
+    case .keyAndExtScalars: FieldBudget.extKeyScalars + (memo?.scalarCount(ext) ?? ext.scalarCount)
     case .writtenObjectBytes: FieldBudget.extObjectOverhead + ext.escapedByteCount
     }
   }
 
   /// Nil when `ext` fits, else the `over-budget` refusal naming the field and the sizes.
-  public func check(_ ext: PushText, vendor: VendorID) -> VendorRefusal? {
-    let size = size(of: ext)
+  public func check(_ ext: PushText, vendor: VendorID, memo: TextMemo? = nil) -> VendorRefusal? {
+    let size = size(of: ext, memo: memo)
     if size <= limit { return nil }
     let unitName =
       switch unit {

@@ -14,13 +14,16 @@ public enum TextCut {
   /// Applies a scalar cap (SPEC 5 step 1): nil when `text` has at most `cap` scalars (it is
   /// used unchanged), else the longest grapheme prefix of at most `cap − 1` scalars plus `…`
   /// (just `…` when the first grapheme alone is too long).
-  public static func capped(_ text: PushText, scalars cap: Int) -> PushText? {
+  public static func capped(_ text: PushText, scalars cap: Int, memo: TextMemo? = nil)
+    -> PushText?
+  {
     // Every scalar takes at least one stored byte (an escape takes two or more).
     if text.storedByteCount <= cap { return nil }
-    if text.scalarCount <= cap { return nil }
+    if (memo?.scalarCount(text) ?? text.scalarCount) <= cap { return nil }
     // Only the first cap + 1 scalars can matter: at most cap − 1 are kept, and the boundary
     // after the last kept one looks one scalar ahead.
-    let prefix = text.decodedPrefix(scalars: cap + 1)
+    let prefix =
+      memo?.decodedPrefix(text, scalars: cap + 1) ?? text.decodedPrefix(scalars: cap + 1)
     if var bytes = simplePrefix(of: prefix, limit: cap - ellipsisScalars, cost: { _ in 1 }) {
       bytes.append(contentsOf: ellipsis)
       return .decoded(bytes)
@@ -35,10 +38,14 @@ public enum TextCut {
   /// The byte-budget cut (SPEC 5 step 2): the longest grapheme prefix of `text` whose canonical
   /// escaped bytes plus the 3 bytes of `…` fit in `room`, followed by `…`, as decoded UTF-8.
   /// - Precondition: `room >= 3` (the caller refuses the payload otherwise).
-  public static func fittingEscaped(_ text: PushText, room: Int) -> [UInt8] {
+  public static func fittingEscaped(_ text: PushText, room: Int, memo: TextMemo? = nil)
+    -> [UInt8]
+  {
     // Every scalar costs at least one byte, so at most room − 3 scalars fit (plus one to see
     // the last boundary).
-    let prefix = text.decodedPrefix(scalars: max(0, room - ellipsisBytes) + 1)
+    let wanted = max(0, room - ellipsisBytes) + 1
+    let prefix =
+      memo?.decodedPrefix(text, scalars: wanted) ?? text.decodedPrefix(scalars: wanted)
     if var bytes = simplePrefix(of: prefix, limit: room - ellipsisBytes, cost: escapedCost) {
       bytes.append(contentsOf: ellipsis)
       return bytes
@@ -73,7 +80,18 @@ public enum TextCut {
       var used = 0
       var index = 0
       var previousSimple = true
+      let base = bytes.baseAddress
       while index < bytes.count {
+        // Eight printable ASCII bytes other than `"` and `\` are eight simple scalars that cost
+        // one each in both units: skip them while they fit.
+        if index + 8 <= bytes.count && used + 8 <= limit,
+          isPlainASCII(UnsafeRawPointer(base! + index).loadUnaligned(as: UInt64.self))
+        {
+          used += 8
+          index += 8
+          previousSimple = true
+          continue
+        }
         let length = utf8Length(bytes[index])
         guard index + length <= bytes.count else { return nil }
         let scalar = UnsafeBufferPointer(rebasing: bytes[index..<index + length])
@@ -89,6 +107,45 @@ public enum TextCut {
       }
       return nil
     }
+  }
+
+  /// True when all eight bytes are printable ASCII other than `"` and `\` (SWAR: a byte is
+  /// below 0x20 or 0x7F and above, or equals one of the two).
+  @inline(__always)
+  static func isPlainASCII(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let high: UInt64 = 0x8080_8080_8080_8080
+    func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & high != 0 }
+    // Bytes below 0x20: adding 0x60 leaves bit 7 clear only for them (no carries: < 0x80).
+    let belowSpace = ~(word &+ ones &* 0x60) & high
+    // 0x7F and above: bit 7 set, or adding 1 sets it.
+    let delOrHigh = (word | (word &+ ones)) & high
+    return word & high == 0 && belowSpace == 0 && delOrHigh == 0
+      && !hasZero(word ^ (ones &* UInt64(ASCII.quote)))
+      && !hasZero(word ^ (ones &* UInt64(ASCII.backslash)))
+  }
+
+  /// The byte length of the first `scalars` scalars of decoded UTF-8 (all of it when shorter).
+  static func scalarPrefixEnd(_ bytes: UnsafeBufferPointer<UInt8>, scalars: Int) -> Int {
+    var seen = 0
+    var index = 0
+    // Whole words while they cannot hold the lead byte of scalar `scalars + 1`.
+    while index + 8 <= bytes.count {
+      // Safe because index + 8 <= bytes.count.
+      let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
+      let leads = 8 - (word & ~(word << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
+      if seen + leads > scalars { break }
+      seen += leads
+      index += 8
+    }
+    while index < bytes.count {
+      if bytes[index] & 0xC0 != 0x80 {
+        if seen == scalars { return index }
+        seen += 1
+      }
+      index += 1
+    }
+    return index
   }
 
   @inline(__always)

@@ -75,6 +75,22 @@ public enum JSONEscapes {
     }
   }
 
+  /// True when one of the eight bytes of `word` needs an escape: below 0x20, `"` or `\`
+  /// (SWAR; bytes from 0x80 up are written as they are).
+  @inline(__always)
+  static func needsEscape(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let high: UInt64 = 0x8080_8080_8080_8080
+    let quote = word ^ (ones &* UInt64(ASCII.quote))
+    let backslash = word ^ (ones &* UInt64(ASCII.backslash))
+    // `x - 0x20` borrows into bit 7 of a byte below 0x20 (exact for bytes below 0x80; a byte
+    // from 0x80 up has bit 7 set in `word` and is masked out by `~word`).
+    let control = (word &- ones &* 0x20) & ~word & high
+    let zeroQuote = (quote &- ones) & ~quote & high
+    let zeroBackslash = (backslash &- ones) & ~backslash & high
+    return control | zeroQuote | zeroBackslash != 0
+  }
+
   /// Writes decoded UTF-8 `bytes` canonically escaped at `out`; returns the length written.
   /// `out` must have room for `6 × bytes.count` bytes.
   @inline(__always)
@@ -87,6 +103,13 @@ public enum JSONEscapes {
     var index = 0
     let count = bytes.count
     while index < count {
+      // Eight bytes at a time while none needs an escape.
+      if index + 8 <= count
+        && !needsEscape(UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self))
+      {
+        index &+= 8
+        continue
+      }
       let byte = source[index]
       if byte >= ASCII.space && byte != ASCII.quote && byte != ASCII.backslash {
         index &+= 1
@@ -273,43 +296,120 @@ public enum JSONEscapes {
   public static func decode(
     _ content: UnsafeBufferPointer<UInt8>, into output: inout [UInt8], maxScalars: Int
   ) {
-    var index = 0
+    // The decoded form is never longer than the escaped one.
+    let decoded = [UInt8](unsafeUninitializedCapacity: content.count) { buffer, initialized in
+      initialized = decode(content, at: buffer.baseAddress!, maxScalars: maxScalars)
+    }
+    if output.isEmpty { output = decoded } else { output.append(contentsOf: decoded) }
+  }
+
+  /// Decodes at most `maxScalars` scalars of `content` at `out` (room for `content.count`
+  /// bytes); returns the length written. Eight bytes at a time while they hold no backslash.
+  static func decode(
+    _ content: UnsafeBufferPointer<UInt8>, at out: UnsafeMutablePointer<UInt8>, maxScalars: Int
+  ) -> Int {
+    guard let source = content.baseAddress else { return 0 }
     let count = content.count
+    var index = 0
+    var written = 0
     var scalars = 0
+    let high: UInt64 = 0x8080_8080_8080_8080
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let backslashes = ones &* UInt64(ASCII.backslash)
     while index < count {
-      if content[index] & 0xC0 != 0x80 {
+      if index + 8 <= count {
+        // Safe because index + 8 <= count.
+        let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
+        let x = word ^ backslashes
+        let hasBackslash = (x &- ones) & ~x & high != 0
+        if !hasBackslash {
+          // Continuation bytes are 10xxxxxx: bit 7 set, bit 6 clear.
+          let continuation = word & high & ~(word << 1)
+          let leads = 8 - continuation.nonzeroBitCount
+          if scalars + leads <= maxScalars {
+            UnsafeMutableRawPointer(out + written).storeBytes(of: word, as: UInt64.self)
+            written += 8
+            index += 8
+            scalars += leads
+            continue
+          }
+        }
+      }
+      let byte = source[index]
+      if byte & 0xC0 != 0x80 {
         // A lead byte or an escape starts the next scalar.
-        if scalars == maxScalars { return }
+        if scalars == maxScalars { break }
         scalars += 1
       }
-      let byte = content[index]
       guard byte == ASCII.backslash, index + 1 < count else {
-        output.append(byte)
+        out[written] = byte
+        written += 1
+        index += 1
+        continue
+      }
+      let kind = source[index + 1]
+      index += 2
+      switch kind {
+      case ASCII.lowerB: out[written] = 0x08
+      case ASCII.lowerF: out[written] = 0x0C
+      case ASCII.lowerN: out[written] = 0x0A
+      case ASCII.lowerR: out[written] = 0x0D
+      case ASCII.lowerT: out[written] = 0x09
+      case ASCII.lowerU:
+        written += writeUTF8(decodeUnicodeEscape(content, &index), at: out + written) - 1
+      default: out[written] = kind  // `"`, `\` and `/` stand for themselves
+      }
+      written += 1
+    }
+    return written
+  }
+
+  /// The length of the decoded UTF-8 of JSON string content, without decoding it.
+  public static func decodedLength(_ content: UnsafeBufferPointer<UInt8>) -> Int {
+    var index = 0
+    var length = 0
+    let count = content.count
+    while index < count {
+      guard content[index] == ASCII.backslash, index + 1 < count else {
+        length += 1
         index += 1
         continue
       }
       let kind = content[index + 1]
       index += 2
-      switch kind {
-      case ASCII.lowerB: output.append(0x08)
-      case ASCII.lowerF: output.append(0x0C)
-      case ASCII.lowerN: output.append(0x0A)
-      case ASCII.lowerR: output.append(0x0D)
-      case ASCII.lowerT: output.append(0x09)
-      case ASCII.lowerU:
-        appendUTF8(decodeUnicodeEscape(content, &index), to: &output)
-      default: output.append(kind)  // `"`, `\` and `/` stand for themselves
+      guard kind == ASCII.lowerU else {
+        length += 1
+        continue
+      }
+      switch decodeUnicodeEscape(content, &index) {
+      case 0..<0x80: length += 1
+      case 0x80..<0x800: length += 2
+      case 0x800..<0x10000: length += 3
+      default: length += 4
       }
     }
+    return length
   }
 
+  /// The value of the four hex digits at `at` (validated by the tokenizer; missing digits at
+  /// the end of `content` count as 0).
   @inline(__always)
   static func hex4(_ content: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt32 {
+    guard at + 4 <= content.count else {
+      var value: UInt32 = 0
+      var offset = at
+      while offset < content.count {
+        value = value << 4 | UInt32(hexValue(content[offset]) ?? 0)
+        offset += 1
+      }
+      return value
+    }
+    // Branch-free for a valid digit: '0'–'9' is `b & 0xF`; 'a'–'f' and 'A'–'F' have bit 6 set
+    // and are `(b & 0xF) + 9`.
     var value: UInt32 = 0
-    var offset = at
-    while offset < at + 4 && offset < content.count {
-      value = value << 4 | UInt32(hexValue(content[offset]) ?? 0)
-      offset += 1
+    for offset in 0..<4 {
+      let byte = UInt32(content[at + offset])
+      value = value << 4 | ((byte & 0xF) &+ 9 &* (byte >> 6))
     }
     return value
   }

@@ -177,7 +177,7 @@ public struct JSONWriter: @unchecked Sendable {
   /// escapes (the fast path), otherwise decoded and re-escaped.
   @inline(__always)
   public mutating func stringContent(_ slice: StringSlice) {
-    if !slice.hasEscapes {
+    if !slice.hasEscapes || slice.rawIsCanonical {
       raw(slice.rawBytes)
     } else {
       appendReescaped(slice.rawBytes)
@@ -203,7 +203,8 @@ public struct JSONWriter: @unchecked Sendable {
 
   /// The canonical byte length of a slice's content (what `stringContent` would append).
   public static func canonicalLength(_ slice: StringSlice) -> Int {
-    slice.hasEscapes ? JSONEscapes.canonicalLength(slice.rawBytes) : slice.count
+    slice.hasEscapes && !slice.rawIsCanonical
+      ? JSONEscapes.canonicalLength(slice.rawBytes) : slice.count
   }
 
   /// Re-writes any JSON value of a parsed document in canonical form: no whitespace, strings

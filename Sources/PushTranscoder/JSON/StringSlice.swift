@@ -13,6 +13,9 @@ public struct StringSlice {
   public var pointer: UnsafePointer<UInt8>
   public var count: Int
   public var hasEscapes: Bool
+  /// The raw content is already canonical although it has escapes (only `\"`, `\\`, `\n`-style
+  /// escapes, as canonical form writes them): writers copy it as it is; readers still decode it.
+  public var rawIsCanonical = false
 
   @inlinable
   public init(pointer: UnsafePointer<UInt8>, count: Int, hasEscapes: Bool) {

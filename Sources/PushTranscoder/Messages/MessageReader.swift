@@ -84,6 +84,6 @@ public enum MessageReader {
   /// The decoded UTF-8 length of a slice (SPEC 9's 3 KB warning).
   static func decodedCount(_ slice: StringSlice?) -> Int {
     guard let slice else { return 0 }
-    return slice.hasEscapes ? slice.decodedBytes().count : slice.count
+    return slice.hasEscapes ? JSONEscapes.decodedLength(slice.rawBytes) : slice.count
   }
 }

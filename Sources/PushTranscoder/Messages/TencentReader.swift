@@ -140,7 +140,10 @@ enum TencentReader {
       notice.ext = elements.firstCustomExt.map { .string($0) }
       notice.sound = elements.firstCustomSound
     }
-    if MessageReader.decodedCount(desc) + MessageReader.decodedCount(offlineExt) > 3072 {
+    // Decoding never lengthens: only raw lengths over the limit need the decoded count.
+    if (desc?.count ?? 0) + (offlineExt?.count ?? 0) > 3072
+      && MessageReader.decodedCount(desc) + MessageReader.decodedCount(offlineExt) > 3072
+    {
       stats.descExtOver3KB += 1
     }
     notice.line = line

@@ -10,6 +10,9 @@ public struct LineProcessor {
   private var repaired: [UInt8] = []
   private let vendors: [any PushVendor]
   private let messages: MessageStage
+  /// Per-line answers shared by the vendors (reset for every line).
+  private let memo = TextMemo()
+  private var canonicalizer = NoticeCanonicalizer()
 
   public init(options: TranscodeOptions, directory: Directory) {
     self.options = options
@@ -90,7 +93,9 @@ public struct LineProcessor {
     case .reject(_, let detail):
       rejectLine(
         &output, number: number, offset: 0, reason: .notAMessage, detail: detail, raw: original)
-    case .notice(let notice):
+    case .notice(var notice):
+      // With several vendors, resolve escapes once instead of once per vendor.
+      if vendors.count > 1 { canonicalizer.prepare(&notice) }
       render(notice, document: document, original: original, number: number, into: &output)
     }
   }
@@ -100,7 +105,8 @@ public struct LineProcessor {
     _ notice: Notice, document: JSONDocument, original: UnsafeBufferPointer<UInt8>, number: Int,
     into output: inout ChunkOutput
   ) {
-    let context = RenderContext(document: document)
+    memo.reset()
+    let context = RenderContext(document: document, memo: memo)
     var produced = false
     var firstRefusal: RejectReason? = nil
     for vendor in vendors {

@@ -46,7 +46,7 @@ struct APNs: PushVendor {
     }
     return ByteBudget.enforce(
       budget, vendor: .apns, payloadStart: start, body: bodyRange, text: body, into: &writer,
-      effects: &effects)
+      effects: &effects, memo: context.memo)
   }
 
   private func writeTencent(
@@ -181,6 +181,6 @@ extension APNs {
     writer.raw("}}")
     return ByteBudget.enforce(
       budget, vendor: .apns, payloadStart: start, body: bodyRange, text: body, into: &writer,
-      effects: &effects)
+      effects: &effects, memo: context.memo)
   }
 }

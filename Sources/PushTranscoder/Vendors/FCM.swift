@@ -49,6 +49,6 @@ struct FCM: PushVendor {
     writer.byte(ASCII.closeBrace)
     return ByteBudget.enforce(
       VendorLimits.of(.fcm).payloadBytes!, vendor: .fcm, payloadStart: start, body: bodyRange,
-      text: body, into: &writer, effects: &effects)
+      text: body, into: &writer, effects: &effects, memo: context.memo)
   }
 }

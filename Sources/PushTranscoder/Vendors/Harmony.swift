@@ -41,6 +41,6 @@ struct Harmony: PushVendor {
     writer.raw("}}}}")
     return ByteBudget.enforce(
       VendorLimits.of(.harmony).payloadBytes!, vendor: .harmony, payloadStart: start,
-      body: bodyRange, text: body, into: &writer, effects: &effects)
+      body: bodyRange, text: body, into: &writer, effects: &effects, memo: context.memo)
   }
 }

@@ -35,6 +35,6 @@ struct Honor: PushVendor {
     writer.raw(",\"clickAction\":{\"type\":3}}}}")
     return ByteBudget.enforce(
       VendorLimits.of(.honor).payloadBytes!, vendor: .honor, payloadStart: start,
-      body: bodyRange, text: body, into: &writer, effects: &effects)
+      body: bodyRange, text: body, into: &writer, effects: &effects, memo: context.memo)
   }
 }

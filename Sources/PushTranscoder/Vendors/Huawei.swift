@@ -50,6 +50,6 @@ struct Huawei: PushVendor {
     writer.raw(",\"click_action\":{\"type\":3}}}}")
     return ByteBudget.enforce(
       VendorLimits.of(.huawei).payloadBytes!, vendor: .huawei, payloadStart: start,
-      body: bodyRange, text: body, into: &writer, effects: &effects)
+      body: bodyRange, text: body, into: &writer, effects: &effects, memo: context.memo)
   }
 }

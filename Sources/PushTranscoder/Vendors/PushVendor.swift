@@ -63,7 +63,13 @@ public struct RenderEffects {
 public struct RenderContext {
   /// The parsed line (for JSON values passed through: ext as JSON, content-state, template).
   public var document: JSONDocument
-  public init(document: JSONDocument) { self.document = document }
+  /// Answers shared by the vendors rendering the same line (scalar counts, decoded prefixes).
+  public var memo: TextMemo
+
+  public init(document: JSONDocument, memo: TextMemo = TextMemo()) {
+    self.document = document
+    self.memo = memo
+  }
 }
 
 /// One push vendor: the shape of its payload and its limits (SPEC 4, 5).

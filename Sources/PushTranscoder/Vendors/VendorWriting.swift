@@ -115,15 +115,21 @@ extension Notice {
     effects: inout RenderEffects
   ) -> Result<CappedTexts, VendorRefusal> {
     let ext = extText(context)
-    if let ext, let budget = limits.extField, let refusal = budget.check(ext, vendor: vendor) {
+    if let ext, let budget = limits.extField,
+      let refusal = budget.check(ext, vendor: vendor, memo: context.memo)
+    {
       return .failure(refusal)
     }
     var texts = CappedTexts(title: .slice(requiredTitle()), body: bodyText(titled: true), ext: ext)
-    if let cap = limits.titleScalars, let cut = TextCut.capped(texts.title, scalars: cap) {
+    if let cap = limits.titleScalars,
+      let cut = TextCut.capped(texts.title, scalars: cap, memo: context.memo)
+    {
       texts.title = cut
       effects.titleCut = true
     }
-    if let cap = limits.bodyScalars, let cut = TextCut.capped(texts.body, scalars: cap) {
+    if let cap = limits.bodyScalars,
+      let cut = TextCut.capped(texts.body, scalars: cap, memo: context.memo)
+    {
       texts.body = cut
       effects.bodyCut = true
     }

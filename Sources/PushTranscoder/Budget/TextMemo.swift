@@ -1,0 +1,82 @@
+/// What several vendors ask about the same texts of one line, answered once (SPEC 5).
+///
+/// The capped vendors count the scalars of the same title, body and ext (xiaomi, oppo, vivo and
+/// meizu each), and every vendor that cuts a long body decodes the same prefix of it. A memo
+/// lives in a `LineProcessor` (one per worker) and is reset for every line; texts are keyed by
+/// the address and length of the bytes they borrow from the line, which stay put while the line
+/// is rendered. Owned `.decoded` texts are not memoised.
+public final class TextMemo {
+  struct Key: Equatable {
+    var address: UInt
+    var count: Int
+    var isPieces: Bool
+  }
+
+  struct Entry {
+    var key: Key
+    var scalars: Int?
+    /// The decoded UTF-8 of the first `prefixScalars` scalars (all of them when complete).
+    var prefix: [UInt8]?
+    var prefixScalars = 0
+    var prefixComplete = false
+  }
+
+  private var entries: [Entry] = []
+
+  public init() {}
+
+  /// Forgets everything (the next line's texts live elsewhere).
+  public func reset() {
+    entries.removeAll(keepingCapacity: true)
+  }
+
+  static func key(_ text: PushText) -> Key? {
+    switch text {
+    case .slice(let slice):
+      return Key(address: UInt(bitPattern: slice.pointer), count: slice.count, isPieces: false)
+    case .pieces(let pieces):
+      guard !pieces.isEmpty else { return nil }
+      return pieces.withUnsafeBufferPointer {
+        Key(
+          address: UInt(bitPattern: $0.baseAddress), count: pieces.count, isPieces: true)
+      }
+    case .decoded:
+      return nil
+    }
+  }
+
+  private func index(_ key: Key) -> Int {
+    if let found = entries.firstIndex(where: { $0.key == key }) { return found }
+    entries.append(Entry(key: key))
+    return entries.count - 1
+  }
+
+  /// `text.scalarCount`, counted once per line.
+  public func scalarCount(_ text: PushText) -> Int {
+    guard let key = Self.key(text) else { return text.scalarCount }
+    let slot = index(key)
+    if let known = entries[slot].scalars { return known }
+    let counted = text.scalarCount
+    entries[slot].scalars = counted
+    return counted
+  }
+
+  /// `text.decodedPrefix(scalars:)`, decoding the text once per line for the longest prefix any
+  /// vendor asked for.
+  public func decodedPrefix(_ text: PushText, scalars limit: Int) -> [UInt8] {
+    guard let key = Self.key(text) else { return text.decodedPrefix(scalars: limit) }
+    let slot = index(key)
+    let entry = entries[slot]
+    if let prefix = entry.prefix, entry.prefixComplete || entry.prefixScalars >= limit {
+      return prefix.withUnsafeBufferPointer { bytes in
+        Array(bytes[..<TextCut.scalarPrefixEnd(bytes, scalars: limit)])
+      }
+    }
+    let decoded = text.decodedPrefix(scalars: limit)
+    let scalars = decoded.withUnsafeBufferPointer { ScalarCount.ofUTF8($0) }
+    entries[slot].prefix = decoded
+    entries[slot].prefixScalars = scalars
+    entries[slot].prefixComplete = scalars < limit
+    return decoded
+  }
+}

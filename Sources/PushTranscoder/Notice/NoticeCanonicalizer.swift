@@ -1,0 +1,117 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Resolves a notice's escaped texts once per line, before several vendors write them
+/// (SPEC 4: every vendor writes strings in canonical form).
+///
+/// Without it, each of the nine vendors decodes and re-escapes the same `\uXXXX` body, title and
+/// ext. For each escaped slice the canonical form is written once into a per-line arena; then:
+/// - when it holds no backslash (the usual case: `\u6709` and `\/` become plain UTF-8), it *is*
+///   the decoded text, so the slice is replaced by the arena copy with `hasEscapes == false` and
+///   every later step (copy, scalar count, cut) takes the fast path;
+/// - when it equals the raw bytes (only canonical escapes such as `\"` in a JSON-in-a-string
+///   ext), the slice keeps its escapes for decoding but is marked `rawIsCanonical`, so writers
+///   copy it as it is;
+/// - otherwise (rare: `\u` escapes mixed with `"` or controls) the slice is left alone.
+///
+/// Invariant: the arena is reserved for the sum of the escaped slices' raw lengths before the
+/// first write, and a canonical form is never longer than its raw text, so the arena never
+/// moves while the line is rendered and its slices stay valid until the next `prepare`.
+struct NoticeCanonicalizer {
+  private var arena = JSONWriter(capacity: 1 << 16)
+
+  /// Rewrites the escaped slices of `notice` as described above.
+  mutating func prepare(_ notice: inout Notice) {
+    var total = 0
+    notice.forEachSlice { slice in
+      if slice.hasEscapes { total += slice.count }
+      return slice
+    }
+    guard total > 0 else { return }
+    arena.removeAll()
+    _ = arena.reserve(total)
+    notice.forEachSlice { resolve($0) }
+  }
+
+  private mutating func resolve(_ slice: StringSlice) -> StringSlice {
+    guard slice.hasEscapes else { return slice }
+    let start = arena.count
+    JSONEscapes.appendCanonical(slice.rawBytes, to: &arena)
+    let written = arena.count - start
+    // Safe because the arena was reserved for every escaped byte of the notice (no growth), so
+    // `start ..< start + written` stays where it is until the next `prepare`.
+    let copy = UnsafePointer(arena.buffer.baseAddress! + start)
+    if memchr(copy, Int32(ASCII.backslash), written) == nil {
+      return StringSlice(pointer: copy, count: written, hasEscapes: false)
+    }
+    arena.truncate(to: start)
+    var same = slice
+    if written == slice.count && memcmp(copy, slice.pointer, written) == 0 {
+      same.rawIsCanonical = true
+    }
+    return same
+  }
+}
+
+extension Notice {
+  /// Replaces every text slice of the notice by `transform(slice)` (arrays only when one of
+  /// their slices has escapes, so the common notice copies nothing).
+  mutating func forEachSlice(_ transform: (StringSlice) -> StringSlice) {
+    func map(_ slice: inout StringSlice?) {
+      if let value = slice, value.hasEscapes { slice = transform(value) }
+    }
+    func map(_ slice: inout StringSlice) {
+      if slice.hasEscapes { slice = transform(slice) }
+    }
+    func map(_ slices: inout [StringSlice]) {
+      guard slices.contains(where: \.hasEscapes) else { return }
+      for index in slices.indices { map(&slices[index]) }
+    }
+    map(&key)
+    map(&recipients)
+    map(&groups)
+    map(&sender)
+    map(&easemobMessageID)
+    map(&title)
+    map(&body)
+    map(&untitledBody)
+    map(&fallbackTitle)
+    map(&fallbackTitles)
+    if case .string(var slice) = ext, slice.hasEscapes {
+      map(&slice)
+      ext = .string(slice)
+    }
+    map(&sound)
+    map(&apns.title)
+    map(&apns.subtitle)
+    map(&apns.image)
+    map(&apns.interruptionLevel)
+    map(&apns.category)
+    if var live = apns.liveActivity {
+      map(&live.id)
+      map(&live.event)
+      apns.liveActivity = live
+    }
+    map(&android.sound)
+    map(&android.huaweiChannelID)
+    map(&android.huaweiCategory)
+    map(&android.huaweiImportance)
+    map(&android.huaweiImage)
+    map(&android.honorImportance)
+    map(&android.honorImage)
+    map(&android.googleImage)
+    map(&android.googlePriority)
+    map(&android.googleChannelID)
+    map(&android.xiaomiChannelID)
+    map(&android.oppoChannelID)
+    map(&android.oppoCategory)
+    map(&android.vivoCategory)
+    map(&harmony.title)
+    map(&harmony.category)
+    map(&harmony.image)
+    map(&harmony.sound)
+  }
+}
