@@ -128,7 +128,32 @@ public struct JSONWriter: @unchecked Sendable {
     let n = buffer.count
     guard n > 0 else { return }
     // Safe because `reserve` made room for `n` bytes and `buffer` holds `n` bytes.
-    reserve(n).update(from: buffer.baseAddress!, count: n)
+    let out = UnsafeMutableRawPointer(reserve(n))
+    let source = UnsafeRawPointer(buffer.baseAddress!)
+    // Short copies (keys, names, numbers) without a call to memcpy: two overlapping loads and
+    // stores that stay inside both ranges.
+    switch n {
+    case 1...3:
+      out.storeBytes(of: source.load(as: UInt8.self), as: UInt8.self)
+      out.storeBytes(
+        of: source.load(fromByteOffset: n / 2, as: UInt8.self), toByteOffset: n / 2,
+        as: UInt8.self)
+      out.storeBytes(
+        of: source.load(fromByteOffset: n - 1, as: UInt8.self), toByteOffset: n - 1,
+        as: UInt8.self)
+    case 4...7:
+      let head = source.loadUnaligned(as: UInt32.self)
+      let tail = source.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+      out.storeBytes(of: head, as: UInt32.self)
+      out.storeBytes(of: tail, toByteOffset: n - 4, as: UInt32.self)
+    case 8...16:
+      let head = source.loadUnaligned(as: UInt64.self)
+      let tail = source.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+      out.storeBytes(of: head, as: UInt64.self)
+      out.storeBytes(of: tail, toByteOffset: n - 8, as: UInt64.self)
+    default:
+      out.copyMemory(from: source, byteCount: n)
+    }
     count &+= n
   }
 

@@ -10,6 +10,8 @@ public struct LineProcessor {
   private var repaired: [UInt8] = []
   private let vendors: [any PushVendor]
   private let messages: MessageStage
+  /// The parts of the record head every vendor of a line repeats, rendered once per line.
+  private var head = RecordHead()
   /// Per-line answers shared by the vendors (reset for every line).
   private let memo = TextMemo()
   private var canonicalizer = NoticeCanonicalizer()
@@ -107,6 +109,7 @@ public struct LineProcessor {
   ) {
     memo.reset()
     let context = RenderContext(document: document, memo: memo)
+    head.prepare(notice, source: output.source, number: number)
     var produced = false
     var firstRefusal: RejectReason? = nil
     for vendor in vendors {
@@ -170,27 +173,25 @@ public struct LineProcessor {
     if options.framing == .tsv {
       output.main.raw(vendor.id.staticName)
       output.main.byte(ASCII.tab)
-      output.main.integer(number)
+      output.main.raw(head.number)
       output.main.byte(ASCII.tab)
     }
-    output.main.raw("{\"source\":")
-    output.main.raw(output.source.jsonString)
-    output.main.raw(",\"line\":")
-    output.main.integer(number)
-    output.main.raw(",\"key\":")
-    if let key = notice.key { output.main.string(key) } else { output.main.raw("null") }
-    output.main.raw(",\"vendor\":\"")
+    output.main.raw(head.prefix)
     output.main.raw(vendor.id.staticName)
     output.main.byte(ASCII.quote)
     if notice.groups.isEmpty {
-      output.main.raw(",\"to\":[")
-      let first = (part - 1) * perRecord
-      let last = min(notice.recipients.count, first + perRecord)
-      for index in first..<last {
-        if index > first { output.main.byte(ASCII.comma) }
-        output.main.string(notice.recipients[index])
+      if perRecord >= notice.recipients.count {
+        output.main.raw(head.recipients)
+      } else {
+        output.main.raw(",\"to\":[")
+        let first = (part - 1) * perRecord
+        let last = min(notice.recipients.count, first + perRecord)
+        for index in first..<last {
+          if index > first { output.main.byte(ASCII.comma) }
+          output.main.string(notice.recipients[index])
+        }
+        output.main.byte(ASCII.closeBracket)
       }
-      output.main.byte(ASCII.closeBracket)
     } else {
       output.main.raw(",\"group\":")
       output.main.string(notice.groups[part - 1])
@@ -255,5 +256,47 @@ extension Notice {
     var copy = self
     copy.fallbackTitle = fallbackTitles[part - 1]
     return copy
+  }
+}
+
+/// `{"source":…,"line":N,"key":…,"vendor":"`, the line number, and `,"to":[…]` with every
+/// recipient: the same for every vendor of a line, so rendered once per line and copied.
+struct RecordHead {
+  private var scratch = JSONWriter(capacity: 4096)
+  private var prefixEnd = 0
+  private var numberEnd = 0
+
+  /// Renders the shared parts for one line (valid until the next `prepare`).
+  mutating func prepare(_ notice: Notice, source: SourceName, number: Int) {
+    scratch.removeAll()
+    scratch.raw("{\"source\":")
+    scratch.raw(source.jsonString)
+    scratch.raw(",\"line\":")
+    scratch.integer(number)
+    scratch.raw(",\"key\":")
+    if let key = notice.key { scratch.string(key) } else { scratch.raw("null") }
+    scratch.raw(",\"vendor\":\"")
+    prefixEnd = scratch.count
+    scratch.integer(number)
+    numberEnd = scratch.count
+    scratch.raw(",\"to\":[")
+    for (index, recipient) in notice.recipients.enumerated() {
+      if index > 0 { scratch.byte(ASCII.comma) }
+      scratch.string(recipient)
+    }
+    scratch.byte(ASCII.closeBracket)
+  }
+
+  /// Everything before the vendor name.
+  var prefix: UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(rebasing: scratch.buffer[..<prefixEnd])
+  }
+  /// The line number in decimal (TSV framing).
+  var number: UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(rebasing: scratch.buffer[prefixEnd..<numberEnd])
+  }
+  /// `,"to":[…]` with every recipient.
+  var recipients: UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(rebasing: scratch.buffer[numberEnd...])
   }
 }
