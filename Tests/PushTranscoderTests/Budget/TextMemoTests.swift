@@ -1,0 +1,67 @@
+import Testing
+
+@testable import PushTranscoder
+
+/// The per-line memo and the escape pre-pass change nothing but the work done.
+@Suite struct TextMemoTests {
+  @Test func memoAnswersLikeTheTextItself() {
+    let content = Array(#"ab\u00e9\u4e2d\ud83d\ude00 tail of the text 中文中文"#.utf8)
+    content.withUnsafeBufferPointer { buffer in
+      let slice = StringSlice(pointer: buffer.baseAddress!, count: buffer.count, hasEscapes: true)
+      let texts: [PushText] = [.slice(slice), .pieces([slice, StringSlice("xyz")])]
+      for text in texts {
+        let memo = TextMemo()
+        #expect(memo.scalarCount(text) == text.scalarCount)
+        #expect(memo.scalarCount(text) == text.scalarCount)
+        // Longer after shorter, shorter after longer, and past the end.
+        for limit in [3, 10, 2, 100, 5, 0] {
+          #expect(memo.decodedPrefix(text, scalars: limit) == text.decodedPrefix(scalars: limit))
+        }
+        memo.reset()
+        #expect(memo.decodedPrefix(text, scalars: 4) == text.decodedPrefix(scalars: 4))
+      }
+    }
+  }
+
+  @Test func canonicalizerResolvesEscapesOnce() {
+    let body = Array(#"\u6709\u65B0\/消息"#.utf8)
+    let ext = Array(#"{\"entity\":1}"#.utf8)
+    let mixed = Array(#"a\u00e9\"b"#.utf8)
+    body.withUnsafeBufferPointer { bodyBytes in
+      ext.withUnsafeBufferPointer { extBytes in
+        mixed.withUnsafeBufferPointer { mixedBytes in
+          let bodySlice = StringSlice(
+            pointer: bodyBytes.baseAddress!, count: bodyBytes.count, hasEscapes: true)
+          let extSlice = StringSlice(
+            pointer: extBytes.baseAddress!, count: extBytes.count, hasEscapes: true)
+          let mixedSlice = StringSlice(
+            pointer: mixedBytes.baseAddress!, count: mixedBytes.count, hasEscapes: true)
+          var notice = Notice(
+            dialect: .tencent, body: [bodySlice], untitledBody: [bodySlice],
+            fallbackTitle: StringSlice("t"), lineHash: 0)
+          notice.ext = .string(extSlice)
+          notice.title = mixedSlice
+          var canonicalizer = NoticeCanonicalizer()
+          canonicalizer.prepare(&notice)
+          // `\u` and `\/` only: replaced by plain UTF-8.
+          #expect(!notice.body[0].hasEscapes)
+          #expect(notice.body[0].decodedString() == "有新/消息")
+          #expect(notice.untitledBody[0].decodedString() == "有新/消息")
+          // Only canonical escapes: kept, copied as they are by writers.
+          guard case .string(let resolvedExt) = notice.ext else {
+            Issue.record("ext changed kind")
+            return
+          }
+          #expect(resolvedExt.hasEscapes && resolvedExt.rawIsCanonical)
+          var writer = JSONWriter()
+          writer.stringContent(resolvedExt)
+          #expect(writer.bytes == ext)
+          #expect(resolvedExt.decodedString() == #"{"entity":1}"#)
+          // Mixed: left alone.
+          #expect(notice.title!.hasEscapes && !notice.title!.rawIsCanonical)
+          #expect(notice.title!.decodedString() == "aé\"b")
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,211 @@
+import Foundation
+import Testing
+
+@testable import PushTranscoder
+
+/// The word-at-a-time and pointer-based fast paths agree with plain byte-at-a-time references,
+/// including across 8-byte block boundaries.
+@Suite struct FastPathTests {
+  /// A deterministic generator (xorshift64*), so failures reproduce.
+  struct Seeded {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state ^= state >> 12
+      state ^= state << 25
+      state ^= state >> 27
+      return state &* 0x2545_F491_4F6C_DD1D
+    }
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+  }
+
+  /// Random valid UTF-8 mixing ASCII (quotes, backslashes, controls included), 2-, 3- and
+  /// 4-byte scalars.
+  static func randomText(_ random: inout Seeded, length: Int) -> String {
+    let pool: [Unicode.Scalar] = [
+      "a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\u{01}", "\u{7F}", "é", "ß", "中", "文",
+      "，", "\u{200D}", "\u{301}", "😀", "🇫", "\u{FE0F}",
+    ]
+    var scalars = String.UnicodeScalarView()
+    for _ in 0..<length { scalars.append(pool[random.below(pool.count)]) }
+    return String(scalars)
+  }
+
+  /// `text` as escaped JSON string content: a mix of raw bytes, short escapes and `\u` escapes
+  /// (surrogate pairs for astral scalars).
+  static func escapedContent(_ text: String, _ random: inout Seeded) -> [UInt8] {
+    var out: [UInt8] = []
+    for scalar in text.unicodeScalars {
+      let value = scalar.value
+      let mustEscape = value < 0x20 || scalar == "\"" || scalar == "\\"
+      if mustEscape || random.below(4) == 0 {
+        if value >= 0x10000 {
+          let high = 0xD800 + ((value - 0x10000) >> 10)
+          let low = 0xDC00 + ((value - 0x10000) & 0x3FF)
+          out += Array(String(format: "\\u%04X\\u%04x", high, low).utf8)
+        } else if scalar == "\"" && random.below(2) == 0 {
+          out += Array(#"\""#.utf8)
+        } else {
+          out += Array(String(format: "\\u%04x", value).utf8)
+        }
+      } else {
+        out += Array(String(scalar).utf8)
+      }
+    }
+    return out
+  }
+
+  @Test func writerRawCopiesEveryShortLength() {
+    let source = (0..<64).map { UInt8($0 + 33) }
+    for length in 0...40 {
+      var writer = JSONWriter(capacity: 1)
+      writer.raw("<")
+      source.withUnsafeBufferPointer { writer.raw(UnsafeBufferPointer(rebasing: $0[..<length])) }
+      writer.raw(">")
+      #expect(writer.bytes == [60] + source[..<length] + [62], "length \(length)")
+    }
+  }
+
+  @Test func writerReplaceAndTruncateKeepTheRest() {
+    var writer = JSONWriter(capacity: 4)
+    writer.raw("{\"body\":\"hello world\",\"x\":1}")
+    let body = 9..<20
+    Array("hi…".utf8).withUnsafeBufferPointer { writer.replace(body, with: $0) }
+    #expect(String(decoding: writer.bytes, as: UTF8.self) == "{\"body\":\"hi…\",\"x\":1}")
+    let longer = Array(String(repeating: "y", count: 100).utf8)
+    longer.withUnsafeBufferPointer { writer.replace(9..<14, with: $0) }
+    #expect(writer.count == 9 + 100 + 8)
+    writer.truncate(to: 9)
+    #expect(String(decoding: writer.bytes, as: UTF8.self) == "{\"body\":\"")
+  }
+
+  @Test func writerCopiesKeepTheirBytesWhenTheOriginalGrows() {
+    var writer = JSONWriter(capacity: 8)
+    writer.raw("abc")
+    let copy = writer
+    for _ in 0..<1000 { writer.raw("0123456789") }
+    #expect(copy.bytes == Array("abc".utf8))
+    #expect(writer.count == 3 + 10_000)
+  }
+
+  @Test func shortBytesEqualsMatchesMemcmp() {
+    var random = Seeded(state: 42)
+    for length in 0...40 {
+      let a = (0..<length).map { _ in UInt8(random.below(3)) }
+      for position in -1..<length {
+        var b = a
+        if position >= 0 { b[position] &+= 1 }
+        let fast = a.withUnsafeBufferPointer { x in
+          b.withUnsafeBufferPointer { y in
+            ShortBytes.equal(
+              x.baseAddress ?? UnsafePointer(bitPattern: 1)!,
+              y.baseAddress ?? UnsafePointer(bitPattern: 1)!, length)
+          }
+        }
+        #expect(fast == (a == b), "length \(length), differing at \(position)")
+      }
+    }
+  }
+
+  @Test func memberTableFindsTheLastDuplicateAndEscapedKeys() throws {
+    let table = MemberTable(["MsgBody", "MsgKey", "MsgId", "To_Account", "A", ""])
+    let line = Array(
+      #"{"MsgKey":"1","Ms\u0067Body":[1],"MsgKey":"2","To_Account":"x","B":0,"":true,"MsgIdX":3}"#
+        .utf8)
+    var tokenizer = JSONTokenizer()
+    try line.withUnsafeBufferPointer { buffer in
+      #expect(tokenizer.parse(buffer) == nil)
+      try tokenizer.withDocument(buffer) { document in
+        let slots = document.collectMembers(document.root, table)
+        let body = try #require(slots[0])
+        #expect(document.kind(body) == .array)
+        let key = try #require(slots[1])
+        #expect(document.string(key).decodedString() == "2")
+        #expect(slots[2] == nil)
+        #expect(slots[3].map { document.string($0).decodedString() } == "x")
+        #expect(slots[4] == nil)
+        #expect(slots[5].map { document.kind($0) } == .true)
+        // Not an object: nothing found.
+        #expect(document.collectMembers(body, table)[0] == nil)
+      }
+    }
+  }
+
+  @Test func needsEscapeMatchesTheByteRule() {
+    var random = Seeded(state: 7)
+    let interesting: [UInt8] = [
+      0x00, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xBF, 0xC0, 0xFF,
+    ]
+    for _ in 0..<20_000 {
+      var bytes = [UInt8](repeating: 0, count: 8)
+      for index in 0..<8 {
+        bytes[index] =
+          random.below(2) == 0
+          ? interesting[random.below(interesting.count)] : UInt8(random.below(256))
+      }
+      let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+      let expected = bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+      #expect(JSONEscapes.needsEscape(word) == expected, "\(bytes)")
+      let plain = bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }
+      #expect(TextCut.isPlainASCII(word) == plain, "\(bytes)")
+    }
+  }
+
+  @Test func escapingDecodingAndCountingAgreeWithReferences() {
+    var random = Seeded(state: 0x5EED)
+    for round in 0..<400 {
+      let text = Self.randomText(&random, length: random.below(60))
+      let content = Self.escapedContent(text, &random)
+      let scalars = Array(text.unicodeScalars)
+      content.withUnsafeBufferPointer { buffer in
+        // Decoding, whole and bounded.
+        var decoded: [UInt8] = []
+        JSONEscapes.decode(buffer, into: &decoded)
+        #expect(decoded == Array(text.utf8), "round \(round)")
+        #expect(JSONEscapes.decodedLength(buffer) == decoded.count)
+        for limit in [0, 1, 7, 8, 9, 15, 16, 17, scalars.count - 1, scalars.count] where limit >= 0
+        {
+          var bounded: [UInt8] = []
+          JSONEscapes.decode(buffer, into: &bounded, maxScalars: limit)
+          var prefix = String.UnicodeScalarView()
+          prefix.append(contentsOf: scalars.prefix(limit))
+          #expect(bounded == Array(String(prefix).utf8), "round \(round), limit \(limit)")
+          decoded.withUnsafeBufferPointer {
+            #expect(TextCut.scalarPrefixEnd($0, scalars: limit) == String(prefix).utf8.count)
+          }
+        }
+        // Counting scalars of escaped and of plain content.
+        let slice = StringSlice(pointer: buffer.baseAddress!, count: buffer.count, hasEscapes: true)
+        #expect(ScalarCount.of(slice) == scalars.count, "round \(round)")
+        decoded.withUnsafeBufferPointer { #expect(ScalarCount.ofUTF8($0) == scalars.count) }
+        // Escaping into a writer (word path) equals the generic byte path.
+        var viaWriter = JSONWriter(capacity: 1)
+        var viaArray: [UInt8] = []
+        decoded.withUnsafeBufferPointer {
+          JSONEscapes.appendEscaped($0, to: &viaWriter)
+          JSONEscapes.appendEscaped($0, to: &viaArray)
+        }
+        #expect(viaWriter.bytes == viaArray)
+      }
+    }
+  }
+
+  @Test func hexDigitsInEitherCase() {
+    for (text, value) in [
+      ("00e9", 0xE9), ("00E9", 0xE9), ("ABCD", 0xABCD), ("abcd", 0xABCD), ("9f0A", 0x9F0A),
+    ] {
+      Array(text.utf8).withUnsafeBufferPointer {
+        #expect(JSONEscapes.hex4($0, 0) == UInt32(value))
+      }
+    }
+  }
+
+  @Test func pageAlignedBuffersAreRecycled() {
+    let size = 3 * PageAlignedMemory.pageSize + 12_345
+    let first = PageAlignedMemory.allocate(size)
+    #expect(Int(bitPattern: first) % PageAlignedMemory.pageSize == 0)
+    PageAlignedMemory.release(first, bytes: size)
+    let second = PageAlignedMemory.allocate(size)
+    #expect(second == first)
+    PageAlignedMemory.release(second, bytes: size)
+  }
+}
