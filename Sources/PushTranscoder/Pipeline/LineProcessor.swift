@@ -15,6 +15,8 @@ public struct LineProcessor {
   /// Per-line answers shared by the vendors (reset for every line).
   private let memo = TextMemo()
   private var canonicalizer = NoticeCanonicalizer()
+  /// The current line's hash when the caller computed it.
+  private var lineHash: UInt64? = nil
 
   public init(options: TranscodeOptions, directory: Directory) {
     self.options = options
@@ -23,10 +25,17 @@ public struct LineProcessor {
     self.messages = MessageStage(options: options, directory: directory)
   }
 
-  /// Processes one line (without its terminator) into `output`.
+  /// True when a selected vendor hashes lines (vivo `requestId` without a key): the caller
+  /// may then pass each line's FNV-1a hash to `process`, computed in bulk.
+  public var wantsLineHashes: Bool { vendors.contains { $0.id == .vivo } }
+
+  /// Processes one line (without its terminator) into `output`. `lineHash`, when given, is
+  /// `FNV1a.hash(line)`, computed by the caller.
   public mutating func process(
-    line: UnsafeBufferPointer<UInt8>, number: Int, into output: inout ChunkOutput
+    line: UnsafeBufferPointer<UInt8>, number: Int, lineHash: UInt64? = nil,
+    into output: inout ChunkOutput
   ) {
+    self.lineHash = lineHash
     output.stats.lines += 1
     if Self.isBlank(line) {
       output.stats.blank += 1
@@ -96,6 +105,7 @@ public struct LineProcessor {
       rejectLine(
         &output, number: number, offset: 0, reason: .notAMessage, detail: detail, raw: original)
     case .notice(var notice):
+      if let lineHash { notice.lineHash = lineHash }
       // With several vendors, resolve escapes once instead of once per vendor.
       if vendors.count > 1 { canonicalizer.prepare(&notice) }
       render(notice, document: document, original: original, number: number, into: &output)

@@ -215,6 +215,9 @@ final class WorkerBox: @unchecked Sendable {
   // Safe because `processor` is only used from blocks running on `queue`, which is serial.
   let queue: DispatchQueue
   private var processor: LineProcessor
+  /// Scratch for line hashing, kept from chunk to chunk (valid only while a batch is processed).
+  private var lines: [UnsafeBufferPointer<UInt8>] = []
+  private var hashes: [UInt64] = []
 
   init(queue: DispatchQueue, processor: LineProcessor) {
     self.queue = queue
@@ -226,8 +229,24 @@ final class WorkerBox: @unchecked Sendable {
     case .lines(let batch):
       var output = ChunkOutput(sequence: sequence, source: batch.source)
       output.inputBytes = batch.byteCount
+      guard processor.wantsLineHashes else {
+        batch.forEachLine { line, number in
+          processor.process(line: line, number: number, into: &output)
+        }
+        return output
+      }
+      // vivo hashes lines without a key: hash the chunk's lines side by side first (four
+      // independent multiply chains instead of one at a time).
+      lines.removeAll(keepingCapacity: true)
+      batch.forEachLine { line, _ in lines.append(line) }
+      if hashes.count < lines.count { hashes = [UInt64](repeating: 0, count: lines.count) }
+      lines.withUnsafeBufferPointer { lines in
+        hashes.withUnsafeMutableBufferPointer { FNV1a.hashes(lines, into: $0.baseAddress!) }
+      }
+      var index = 0
       batch.forEachLine { line, number in
-        processor.process(line: line, number: number, into: &output)
+        processor.process(line: line, number: number, lineHash: hashes[index], into: &output)
+        index += 1
       }
       return output
     case .oversized(let source, let line, let prefix, let totalLength):

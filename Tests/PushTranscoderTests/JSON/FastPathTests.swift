@@ -199,6 +199,30 @@ import Testing
     }
   }
 
+  @Test func lineHashesInBulkEqualOneAtATime() {
+    var random = Seeded(state: 99)
+    for count in [0, 1, 3, 4, 5, 9, 40] {
+      // All lines in one buffer; line `i` is `flat[bounds[i]]`.
+      var flat: [UInt8] = []
+      var bounds: [Range<Int>] = []
+      for index in 0..<count {
+        let length = index % 7 == 0 ? 0 : random.below(300)
+        bounds.append(flat.count..<flat.count + length)
+        for _ in 0..<length { flat.append(UInt8(random.below(256))) }
+      }
+      flat.withUnsafeBufferPointer { bytes in
+        let lines = bounds.map { UnsafeBufferPointer(rebasing: bytes[$0]) }
+        var hashes = [UInt64](repeating: 0, count: count)
+        lines.withUnsafeBufferPointer { all in
+          hashes.withUnsafeMutableBufferPointer { FNV1a.hashes(all, into: $0.baseAddress!) }
+        }
+        for index in 0..<count {
+          #expect(hashes[index] == FNV1a.hash(lines[index]), "\(count) lines, line \(index)")
+        }
+      }
+    }
+  }
+
   @Test func pageAlignedBuffersAreRecycled() {
     let size = 3 * PageAlignedMemory.pageSize + 12_345
     let first = PageAlignedMemory.allocate(size)
