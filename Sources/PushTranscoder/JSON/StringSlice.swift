@@ -11,7 +11,9 @@
 /// the program image (for `StaticString` literals).
 public struct StringSlice {
   public var pointer: UnsafePointer<UInt8>
-  public var count: Int
+  /// The byte count, stored in 32 bits so that a slice takes 16 bytes (a notice holds dozens
+  /// and is moved from stage to stage); lines are shorter than 4 GiB (the tokenizer checks).
+  @usableFromInline var storedCount: UInt32
   public var hasEscapes: Bool
   /// The raw content is already canonical although it has escapes (only `\"`, `\\`, `\n`-style
   /// escapes, as canonical form writes them): writers copy it as it is; readers still decode it.
@@ -20,11 +22,18 @@ public struct StringSlice {
   @inlinable
   public init(pointer: UnsafePointer<UInt8>, count: Int, hasEscapes: Bool) {
     self.pointer = pointer
-    self.count = count
+    self.storedCount = UInt32(count)
     self.hasEscapes = hasEscapes
   }
 
   /// A slice of a static literal that needs no escaping (placeholders such as `[Image]`).
+  /// The number of bytes of raw content.
+  @inlinable
+  public var count: Int {
+    get { Int(storedCount) }
+    set { storedCount = UInt32(newValue) }
+  }
+
   @inlinable
   public init(_ literal: StaticString) {
     // Safe because a StaticString's UTF-8 storage lives in the program image for the whole run.

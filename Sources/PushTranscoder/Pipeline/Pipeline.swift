@@ -217,6 +217,7 @@ final class WorkerBox: @unchecked Sendable {
   private var processor: LineProcessor
   /// Scratch for line hashing, kept from chunk to chunk (valid only while a batch is processed).
   private var lines: [UnsafeBufferPointer<UInt8>] = []
+  private var numbers: [Int] = []
   private var hashes: [UInt64] = []
 
   init(queue: DispatchQueue, processor: LineProcessor) {
@@ -238,15 +239,18 @@ final class WorkerBox: @unchecked Sendable {
       // vivo hashes lines without a key: hash the chunk's lines side by side first (four
       // independent multiply chains instead of one at a time).
       lines.removeAll(keepingCapacity: true)
-      batch.forEachLine { line, _ in lines.append(line) }
+      numbers.removeAll(keepingCapacity: true)
+      batch.forEachLine { line, number in
+        lines.append(line)
+        numbers.append(number)
+      }
       if hashes.count < lines.count { hashes = [UInt64](repeating: 0, count: lines.count) }
       lines.withUnsafeBufferPointer { lines in
         hashes.withUnsafeMutableBufferPointer { FNV1a.hashes(lines, into: $0.baseAddress!) }
       }
-      var index = 0
-      batch.forEachLine { line, number in
-        processor.process(line: line, number: number, lineHash: hashes[index], into: &output)
-        index += 1
+      for index in lines.indices {
+        processor.process(
+          line: lines[index], number: numbers[index], lineHash: hashes[index], into: &output)
       }
       return output
     case .oversized(let source, let line, let prefix, let totalLength):
