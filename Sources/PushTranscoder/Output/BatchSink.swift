@@ -93,21 +93,30 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
       try rejectsFile.write(output.rejects.buffer)
       for byte in output.rejects.buffer where byte == ASCII.newline { rejectRecords += 1 }
     }
+    // Records come in runs of one vendor (all of them with one vendor selected); each run,
+    // cut at batch boundaries, is appended with one copy.
+    let bytes = output.main.buffer
+    let refs = output.refs
     var start = 0
-    do {
-      let bytes = output.main.buffer
-      for ref in output.refs {
-        let end = Int(ref.end)
-        let vendor = Int(ref.vendor)
-        // Appended in place: copying the open batch out and back would make the buffer shared
-        // for the append and copy the whole batch for every record.
-        open[vendor].bytes.raw(UnsafeBufferPointer(rebasing: bytes[start..<end]))
-        open[vendor].records += 1
-        if open[vendor].first == nil { open[vendor].first = (output.source, Int(ref.line)) }
-        open[vendor].last = (output.source, Int(ref.line))
-        start = end
-        if open[vendor].records == batchRecords { try submit(VendorID(rawValue: vendor)!) }
+    var index = 0
+    while index < refs.count {
+      let vendor = Int(refs[index].vendor)
+      var batch = open[vendor]
+      let room = batchRecords - batch.records
+      var last = index
+      while last + 1 < refs.count && last + 1 - index < room && Int(refs[last + 1].vendor) == vendor
+      {
+        last += 1
       }
+      let end = Int(refs[last].end)
+      batch.bytes.raw(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+      batch.records += last - index + 1
+      if batch.first == nil { batch.first = (output.source, Int(refs[index].line)) }
+      batch.last = (output.source, Int(refs[last].line))
+      open[vendor] = batch
+      start = end
+      index = last + 1
+      if batch.records == batchRecords { try submit(VendorID(rawValue: vendor)!) }
     }
     try checkFailure()
   }
