@@ -5,11 +5,11 @@
 enum EasemobReader {
   static func read(
     _ document: JSONDocument, rest: Bool, line: UnsafeBufferPointer<UInt8>,
-    options: MessageOptions
-  ) throws -> MessageOutcome {
+    options: MessageOptions, into notice: inout Notice
+  ) throws -> ReadVerdict {
     let fields = FieldReader(document)
     let root = document.root
-    var notice = Notice(
+    notice = Notice(
       dialect: .easemob, body: [], untitledBody: [], fallbackTitle: options.defaultTitle,
       lineHash: 0)
 
@@ -129,7 +129,7 @@ enum EasemobReader {
       }
     }
     notice.line = line
-    return .notice(notice)
+    return .notice
   }
 
   /// What the bodies contribute.

@@ -12,6 +12,20 @@ public enum MessageOutcome {
   public static let rejectReason = "not-a-message"
 }
 
+/// `MessageOutcome` without the notice, which the reader writes in place (`into:`): a notice
+/// is hundreds of bytes, and returning it in the enum copied it at every stage.
+public enum ReadResult {
+  case notice
+  case skip(SkipReason)
+  case reject(path: String, detail: String)
+}
+
+/// What a dialect reader decided once the line proved well-formed.
+enum ReadVerdict {
+  case notice
+  case skip(SkipReason)
+}
+
 /// Why a message is not pushed (SPEC 3.1, 3.2). The raw values are the stats / reason names.
 public enum SkipReason: String, Sendable, CaseIterable {
   /// Tencent `OfflinePushInfo.PushFlag == 1`.

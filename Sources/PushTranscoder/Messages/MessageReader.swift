@@ -40,26 +40,48 @@ public enum MessageReader {
     _ document: JSONDocument, line: UnsafeBufferPointer<UInt8>, options: MessageOptions,
     stats: inout MessageStats
   ) -> MessageOutcome {
+    var notice = Notice(
+      dialect: .tencent, body: [], untitledBody: [], fallbackTitle: options.defaultTitle,
+      lineHash: 0)
+    switch read(document, line: line, options: options, stats: &stats, into: &notice) {
+    case .notice: return .notice(notice)
+    case .skip(let reason): return .skip(reason)
+    case .reject(let path, let detail): return .reject(path: path, detail: detail)
+    }
+  }
+
+  /// `read(_:line:options:stats:)` writing the notice in place (the pipeline's form: one
+  /// notice per worker, overwritten line after line, never copied).
+  public static func read(
+    _ document: JSONDocument, line: UnsafeBufferPointer<UInt8>, options: MessageOptions,
+    stats: inout MessageStats, into notice: inout Notice
+  ) -> ReadResult {
     let root = document.root
     guard document.kind(root) == .object else {
       let found = FieldReader.describe(document, root)
       return .reject(path: "$", detail: "$: a message must be a JSON object, found \(found)")
     }
     do {
+      let verdict: ReadVerdict
       let top = TencentReader.TopLevel(document, root)
       if top.body != nil {
-        return try TencentReader.read(
-          document, top: top, line: line, options: options, stats: &stats)
+        verdict = try TencentReader.read(
+          document, top: top, line: line, options: options, stats: &stats, into: &notice)
+      } else if document.member(root, "payload") != nil {
+        verdict = try EasemobReader.read(
+          document, rest: false, line: line, options: options, into: &notice)
+      } else if document.member(root, "target_type") != nil || document.member(root, "msg") != nil {
+        verdict = try EasemobReader.read(
+          document, rest: true, line: line, options: options, into: &notice)
+      } else {
+        return .reject(
+          path: "$",
+          detail: "$: not a chat message (no MsgBody, payload, target_type or msg key)")
       }
-      if document.member(root, "payload") != nil {
-        return try EasemobReader.read(document, rest: false, line: line, options: options)
+      switch verdict {
+      case .notice: return .notice
+      case .skip(let reason): return .skip(reason)
       }
-      if document.member(root, "target_type") != nil || document.member(root, "msg") != nil {
-        return try EasemobReader.read(document, rest: true, line: line, options: options)
-      }
-      return .reject(
-        path: "$",
-        detail: "$: not a chat message (no MsgBody, payload, target_type or msg key)")
     } catch let reject as MessageReject {
       return .reject(path: reject.path, detail: reject.detail)
     } catch {

@@ -46,8 +46,8 @@ enum TencentReader {
 
   static func read(
     _ document: JSONDocument, top: TopLevel, line: UnsafeBufferPointer<UInt8>,
-    options: MessageOptions, stats: inout MessageStats
-  ) throws -> MessageOutcome {
+    options: MessageOptions, stats: inout MessageStats, into notice: inout Notice
+  ) throws -> ReadVerdict {
     let fields = FieldReader(document)
 
     // Elements.
@@ -62,7 +62,7 @@ enum TencentReader {
     let recipients = try readRecipients(fields, fields.present(value: top.to))
 
     // OfflinePushInfo.
-    var notice = Notice(
+    notice = Notice(
       dialect: .tencent, body: [], untitledBody: [], fallbackTitle: options.defaultTitle,
       lineHash: 0)
     var pushFlag: Int? = nil
@@ -147,7 +147,7 @@ enum TencentReader {
       stats.descExtOver3KB += 1
     }
     notice.line = line
-    return .notice(notice)
+    return .notice
   }
 
   private static let elementTable = MemberTable(["MsgType", "MsgContent"])

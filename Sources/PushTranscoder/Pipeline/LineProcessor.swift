@@ -98,13 +98,16 @@ public struct LineProcessor {
     _ document: JSONDocument, original: UnsafeBufferPointer<UInt8>, number: Int,
     into output: inout ChunkOutput
   ) {
-    switch messages.read(document, original: original, stats: &output.stats) {
+    // Filled in place by the reader and passed on by reference: never copied.
+    var notice = Notice(
+      dialect: .tencent, body: [], untitledBody: [], fallbackTitle: StringSlice(""), lineHash: 0)
+    switch messages.read(document, original: original, stats: &output.stats, into: &notice) {
     case .skip(let reason):
       output.stats.skipped[reason.index] += 1
     case .reject(_, let detail):
       rejectLine(
         &output, number: number, offset: 0, reason: .notAMessage, detail: detail, raw: original)
-    case .notice(var notice):
+    case .notice:
       if let lineHash { notice.lineHash = lineHash }
       // With several vendors, resolve escapes once instead of once per vendor.
       if vendors.count > 1 { canonicalizer.prepare(&notice) }

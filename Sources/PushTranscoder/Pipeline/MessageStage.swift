@@ -11,11 +11,13 @@ struct MessageStage {
   }
 
   @inline(__always)
-  func read(_ document: JSONDocument, original: UnsafeBufferPointer<UInt8>, stats: inout RunStats)
-    -> MessageOutcome
-  {
+  func read(
+    _ document: JSONDocument, original: UnsafeBufferPointer<UInt8>, stats: inout RunStats,
+    into notice: inout Notice
+  ) -> ReadResult {
     var counters = MessageStats()
-    let outcome = MessageReader.read(document, line: original, options: options, stats: &counters)
+    let outcome = MessageReader.read(
+      document, line: original, options: options, stats: &counters, into: &notice)
     stats.unknownElements += counters.unknownElements
     stats.descExtOver3KB += counters.descExtOver3KB
     return outcome
