@@ -58,7 +58,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
     self.level = level
     self.batchRecords = batchRecords
     self.optionsJSON = optionsJSON
-    self.jobSlots = DispatchSemaphore(value: max(1, threads) + 1)
+    self.jobSlots = DispatchSemaphore.permits(max(1, threads) + 1)
     let manager = FileManager.default
     var isDirectory: ObjCBool = false
     if manager.fileExists(atPath: directory, isDirectory: &isDirectory) {

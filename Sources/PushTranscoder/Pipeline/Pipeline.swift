@@ -87,7 +87,10 @@ public final class Pipeline: @unchecked Sendable {
     nextItem: @escaping @Sendable () throws -> WorkItem?
   ) -> RunResult {
     let start = DispatchTime.now()
-    let inFlight = DispatchSemaphore(value: threads * 2 + 2)
+    // Created at 0 and raised to the limit: libdispatch traps when a semaphore is freed with a
+    // value below the one it was created with, which a cancelled run (`| head`) can leave
+    // behind (the reader takes permits the writer never returns).
+    let inFlight = DispatchSemaphore.permits(threads * 2 + 2)
     let workers = (0..<threads).map { index in
       WorkerBox(
         queue: DispatchQueue(label: "push-transcode.worker.\(index)"),
@@ -262,5 +265,16 @@ final class WorkerBox: @unchecked Sendable {
       }
       return output
     }
+  }
+}
+
+extension DispatchSemaphore {
+  /// A semaphore holding `count` permits that may be freed whatever permits are still taken:
+  /// created at 0 (libdispatch checks the value at free against the creation value) and
+  /// signalled `count` times.
+  public static func permits(_ count: Int) -> DispatchSemaphore {
+    let semaphore = DispatchSemaphore(value: 0)
+    for _ in 0..<count { semaphore.signal() }
+    return semaphore
   }
 }
