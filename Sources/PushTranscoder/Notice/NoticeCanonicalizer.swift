@@ -12,10 +12,9 @@
 /// - when it holds no backslash (the usual case: `\u6709` and `\/` become plain UTF-8), it *is*
 ///   the decoded text, so the slice is replaced by the arena copy with `hasEscapes == false` and
 ///   every later step (copy, scalar count, cut) takes the fast path;
-/// - when it equals the raw bytes (only canonical escapes such as `\"` in a JSON-in-a-string
-///   ext), the slice keeps its escapes for decoding but is marked `rawIsCanonical`, so writers
-///   copy it as it is;
-/// - otherwise (rare: `\u` escapes mixed with `"` or controls) the slice is left alone.
+/// - otherwise (canonical escapes such as `\"` or `\n` remain), the arena copy is still escaped
+///   JSON content that decodes to the same text, so the slice is replaced by it, marked
+///   `rawIsCanonical`: writers copy it as it is, readers decode it as before.
 ///
 /// Invariant: the arena is reserved for the sum of the escaped slices' raw lengths before the
 /// first write, and a canonical form is never longer than its raw text, so the arena never
@@ -47,12 +46,11 @@ struct NoticeCanonicalizer {
     if memchr(copy, Int32(ASCII.backslash), written) == nil {
       return StringSlice(pointer: copy, count: written, hasEscapes: false)
     }
-    arena.truncate(to: start)
-    var same = slice
-    if written == slice.count && memcmp(copy, slice.pointer, written) == 0 {
-      same.rawIsCanonical = true
-    }
-    return same
+    // Canonical escapes remain: still escaped JSON content that decodes to the same text, and
+    // already in the form writers want.
+    var canonical = StringSlice(pointer: copy, count: written, hasEscapes: true)
+    canonical.rawIsCanonical = true
+    return canonical
   }
 }
 

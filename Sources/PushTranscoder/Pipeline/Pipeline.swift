@@ -217,11 +217,13 @@ public final class Pipeline: @unchecked Sendable {
 final class WorkerBox: @unchecked Sendable {
   // Safe because `processor` is only used from blocks running on `queue`, which is serial.
   let queue: DispatchQueue
-  private var processor: LineProcessor
+  // Unchecked: only blocks on `queue` (serial) touch these, one at a time, so the dynamic
+  // exclusivity checks per line buy nothing.
+  @exclusivity(unchecked) private var processor: LineProcessor
   /// Scratch for line hashing, kept from chunk to chunk (valid only while a batch is processed).
-  private var lines: [UnsafeBufferPointer<UInt8>] = []
-  private var numbers: [Int] = []
-  private var hashes: [UInt64] = []
+  @exclusivity(unchecked) private var lines: [UnsafeBufferPointer<UInt8>] = []
+  @exclusivity(unchecked) private var numbers: [Int] = []
+  @exclusivity(unchecked) private var hashes: [UInt64] = []
 
   init(queue: DispatchQueue, processor: LineProcessor) {
     self.queue = queue
