@@ -7,6 +7,9 @@ import Testing
   static let pool: [String] = [
     "a", "Z", " ", "~", "\"", "\\", "\n", "\r\n", "\t", "中", "文", "。", "【", "！", "é", "e\u{301}",
     "👨‍👩‍👧", "🇨🇳", "1️⃣", "😀", "ｶﾞ", "が", "か\u{3099}", "한", "ᄀ", "\u{200D}", "क्ष", "\u{7F}",
+    // Around the "simple" CJK range: U+4E00 and U+9FFF (in), U+4DC0 and U+3400 (out), an
+    // ideograph with a combining mark.
+    "\u{4E00}", "\u{9FFF}", "\u{4DC0}", "\u{3400}", "中\u{301}",
   ]
 
   @Test func fastPathAgreesWithGraphemeSegmentation() {
