@@ -131,8 +131,10 @@ public struct JSONTokenizer {
         var end = TokenizerScan.plainEnd(base, index &+ 1, count)
         // Safe because end < count is checked first.
         if end >= count || base[end] != ASCII.quote {
-          end = TokenizerScan.stringEnd(base, end, count, &flags)
-          guard end >= 0 else { return false }
+          let scanned = TokenizerScan.stringEnd(base, end, count)
+          guard scanned >= 0 else { return false }
+          end = scanned &>> 1
+          flags = UInt8(truncatingIfNeeded: scanned & 1) * JSONToken.hasEscapes
         }
         // Safe because tapeCount < count <= tapeCapacity (one token per byte at most).
         (tape + tapeCount).initialize(

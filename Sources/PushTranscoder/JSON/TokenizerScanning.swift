@@ -38,18 +38,19 @@ enum TokenizerScan {
     return (UInt64(littleEndian: lanes[0]), UInt64(littleEndian: lanes[1]))
   }
 
-  /// The offset of the closing quote of the string whose content starts at `start`, or `bail`.
+  /// The closing quote of the string whose content continues at `start`, or `bail`: its offset
+  /// shifted left by one, the low bit set when the content from `start` holds a backslash (the
+  /// string's `hasEscapes` flag). One plain word, so the caller keeps no flag in memory.
   ///
   /// Checks what the reference tokenizer checks (no unescaped control byte, well-formed
-  /// escapes, `\\u` surrogates paired) and, in the same pass, that every non-ASCII byte belongs to
+  /// escapes, `\u` surrogates paired) and, in the same pass, that every non-ASCII byte belongs to
   /// a well-formed UTF-8 sequence: outside strings a non-ASCII byte is a syntax error, so a line
   /// the fast path accepts is then valid UTF-8 as a whole. A lone surrogate escape bails (the
-  /// reference tokenizer rejects it or, in replace mode, counts it). Sets `hasEscapes` in `flags`
-  /// when the string holds a backslash.
+  /// reference tokenizer rejects it or, in replace mode, counts it). Out of line: the caller
+  /// inlines `plainEnd` for the common short string and calls this for the rest.
   @inline(never)
-  static func stringEnd(
-    _ base: UnsafePointer<UInt8>, _ start: Int, _ count: Int, _ flags: inout UInt8
-  ) -> Int {
+  static func stringEnd(_ base: UnsafePointer<UInt8>, _ start: Int, _ count: Int) -> Int {
+    var escaped = 0
     var cursor = start
     while true {
       // Skip 16 plain bytes at a time; stop at the first quote, backslash, control or non-ASCII.
@@ -71,9 +72,9 @@ enum TokenizerScan {
       guard cursor < count else { return bail }
       // Safe because cursor < count.
       let byte = base[cursor]
-      if byte == ASCII.quote { return cursor }
+      if byte == ASCII.quote { return cursor << 1 | escaped }
       if byte == ASCII.backslash {
-        flags = JSONToken.hasEscapes
+        escaped = 1
         cursor = escapeEnd(base, cursor, count)
         if cursor < 0 { return bail }
       } else if byte >= 0x80 {
@@ -133,19 +134,23 @@ enum TokenizerScan {
   @inline(__always)
   static func hex4(_ base: UnsafePointer<UInt8>, _ at: Int, _ count: Int) -> UInt32? {
     guard at &+ 4 <= count else { return nil }
-    // Branch-free per digit (escaped text mixes digits and letters unpredictably): a digit's
-    // value is `byte - '0'` when below 10, else `(byte | 0x20) - 'a' + 10` when below 16.
-    var value: UInt32 = 0
-    var valid = true
-    for offset in 0..<4 {
-      // Safe because at + 4 <= count.
-      let byte = base[at &+ offset]
-      let decimal = byte &- ASCII.zero
-      let letter = (byte | 0x20) &- ASCII.lowerA
-      valid = valid && (decimal < 10 || letter < 6)
-      value = value << 4 | UInt32(decimal < 10 ? decimal : letter &+ 10)
-    }
-    return valid ? value : nil
+    // All four digits at once, branch-free (escaped text mixes digits and letters
+    // unpredictably). The first digit is the word's low byte.
+    let word = word32(base, at)
+    // Letters to lower case; digits (0x30...0x39) already have bit 5 set.
+    let lower = word | 0x2020_2020
+    // Per byte, on the low seven bits (no carries between bytes): the high bit of
+    // `x + (0x80 - a)` is set when x >= a.
+    let low = word & 0x7F7F_7F7F
+    let lowerLow = lower & 0x7F7F_7F7F
+    let digits = (low &+ 0x5050_5050) & ~(low &+ 0x4646_4646)  // 0x30...0x39
+    let letters = (lowerLow &+ 0x1F1F_1F1F) & ~(lowerLow &+ 0x1919_1919)  // 0x61...0x66
+    guard (digits | letters) & ~word & 0x8080_8080 == 0x8080_8080 else { return nil }
+    // Each byte's value: its low nibble, plus 9 for a letter ('a' is 0x61).
+    let nibbles = (lower & 0x0F0F_0F0F) &+ ((letters & 0x8080_8080) >> 7) &* 9
+    // Bytes 0 and 2 become (first << 4 | second) and (third << 4 | fourth).
+    let pairs = (nibbles & 0x000F_000F) << 4 | (nibbles >> 8) & 0x000F_000F
+    return (pairs & 0xFF) << 8 | (pairs >> 16) & 0xFF
   }
 
   /// The offset of the first byte at or after `start` that is not an ASCII digit (or `count`).
