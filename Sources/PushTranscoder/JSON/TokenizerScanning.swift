@@ -38,7 +38,8 @@ enum TokenizerScan {
     return (UInt64(littleEndian: lanes[0]), UInt64(littleEndian: lanes[1]))
   }
 
-  /// The closing quote of the string whose content continues at `start`, or `bail`: its offset
+  /// The closing quote of the string whose content continues at `start` (where `plainEnd`
+  /// stopped), or `bail`: its offset
   /// shifted left by one, the low bit set when the content from `start` holds a backslash (the
   /// string's `hasEscapes` flag). One plain word, so the caller keeps no flag in memory.
   ///
@@ -53,22 +54,7 @@ enum TokenizerScan {
     var escaped = 0
     var cursor = start
     while true {
-      // Skip 16 plain bytes at a time; stop at the first quote, backslash, control or non-ASCII.
-      while cursor &+ 16 <= count {
-        // Safe because cursor + 16 <= count: the unaligned 16-byte load stays inside the line.
-        let block = UnsafeRawPointer(base + cursor).loadUnaligned(as: SIMD16<UInt8>.self)
-        // Each special byte is 0xFF in its lane; the lowest set bit gives the first one.
-        let lanes = specialLanes(block)
-        if lanes.low != 0 {
-          cursor &+= lanes.low.trailingZeroBitCount &>> 3
-          break
-        }
-        if lanes.high != 0 {
-          cursor &+= 8 &+ lanes.high.trailingZeroBitCount &>> 3
-          break
-        }
-        cursor &+= 16
-      }
+      // `cursor` is at a byte the block scan stopped at, or in the last 15 of the line.
       guard cursor < count else { return bail }
       // Safe because cursor < count.
       let byte = base[cursor]
@@ -87,8 +73,24 @@ enum TokenizerScan {
       } else if byte < ASCII.space {
         return bail
       } else {
-        // A plain byte in the last 15 of the line (the block loop skips the others).
+        // A plain byte in the last 15 of the line (the block scan skips the others).
         cursor &+= 1
+      }
+      // Skip 16 plain bytes at a time; stop at the first quote, backslash, control or non-ASCII.
+      while cursor &+ 16 <= count {
+        // Safe because cursor + 16 <= count: the unaligned 16-byte load stays inside the line.
+        let block = UnsafeRawPointer(base + cursor).loadUnaligned(as: SIMD16<UInt8>.self)
+        // Each special byte is 0xFF in its lane; the lowest set bit gives the first one.
+        let lanes = specialLanes(block)
+        if lanes.low != 0 {
+          cursor &+= lanes.low.trailingZeroBitCount &>> 3
+          break
+        }
+        if lanes.high != 0 {
+          cursor &+= 8 &+ lanes.high.trailingZeroBitCount &>> 3
+          break
+        }
+        cursor &+= 16
       }
     }
   }
