@@ -5,9 +5,15 @@
 /// capacity from line to line. They live in raw storage that the tokenizer owns (`TapeStorage`)
 /// and are written through pointers held in the struct (an `Array.append` per token cost a
 /// uniqueness check and a capacity check through the array header on the hottest path).
-/// Strings are recorded as ranges plus a has-escapes flag, their bodies scanned 32 bytes at a
-/// time; escapes are checked here (including `\u` surrogate pairing) but decoded only when a
-/// reader needs the value.
+/// Strings are recorded as ranges plus a has-escapes flag; escapes are checked here (including
+/// `\u` surrogate pairing) but decoded only when a reader needs the value.
+///
+/// Two tokenizers share the tape. The fast path (`parseFast`) takes every line first: one pass
+/// that also checks UTF-8 inside strings (outside them any non-ASCII byte is a syntax error),
+/// with strings scanned 16 bytes at a time (`TokenizerScan`). It builds no errors: on anything
+/// unusual it gives the line to the reference tokenizer (`parseReference`, after the whole-line
+/// UTF-8 check in `parse`), which decides it exactly as the only tokenizer did before. For
+/// lines both accept they build the same tape (`TokenizerFastPathTests` checks this).
 ///
 /// Fault precedence (SPEC 9): invalid UTF-8 anywhere in the line wins (offset of its first bad
 /// byte); otherwise the first fault from the left decides: `syntax`, a lone surrogate escape
