@@ -5,9 +5,15 @@
 /// capacity from line to line. They live in raw storage that the tokenizer owns (`TapeStorage`)
 /// and are written through pointers held in the struct (an `Array.append` per token cost a
 /// uniqueness check and a capacity check through the array header on the hottest path).
-/// Strings are recorded as ranges plus a has-escapes flag, their bodies scanned 32 bytes at a
-/// time; escapes are checked here (including `\u` surrogate pairing) but decoded only when a
-/// reader needs the value.
+/// Strings are recorded as ranges plus a has-escapes flag; escapes are checked here (including
+/// `\u` surrogate pairing) but decoded only when a reader needs the value.
+///
+/// Two tokenizers share the tape. The fast path (`parseFast`) takes every line first: one pass
+/// that also checks UTF-8 inside strings (outside them any non-ASCII byte is a syntax error),
+/// with strings scanned 16 bytes at a time (`TokenizerScan`). It builds no errors: on anything
+/// unusual it gives the line to the reference tokenizer (`parseReference`, after the whole-line
+/// UTF-8 check in `parse`), which decides it exactly as the only tokenizer did before. For
+/// lines both accept they build the same tape (`TokenizerFastPathTests` checks this).
 ///
 /// Fault precedence (SPEC 9): invalid UTF-8 anywhere in the line wins (offset of its first bad
 /// byte); otherwise the first fault from the left decides: `syntax`, a lone surrogate escape
@@ -45,20 +51,275 @@ public struct JSONTokenizer {
 
   /// Validates `bytes` as UTF-8 and as one JSON text, filling `tokens`.
   public mutating func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONError? {
+    if let base = bytes.baseAddress, bytes.count <= Self.fastPathLimit {
+      claimStorage()
+      if parseFast(base, bytes.count) { return nil }
+    }
     if let bad = UTF8Validation.firstInvalidOffset(bytes) {
       return JSONError(.invalidUnicode, at: bad, "invalid UTF-8 byte sequence")
     }
-    return parseValidatedUTF8(bytes)
+    return parseReference(bytes)
   }
 
   /// Parses a line already known to be valid UTF-8.
   public mutating func parseValidatedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONError? {
+    if let base = bytes.baseAddress, bytes.count <= Self.fastPathLimit {
+      claimStorage()
+      if parseFast(base, bytes.count) { return nil }
+    }
+    return parseReference(bytes)
+  }
+
+  /// Lines longer than this go straight to the reference tokenizer: the fast path reserves a tape
+  /// entry per byte of the line.
+  static let fastPathLimit = 1 << 18
+
+  /// Gives a copied tokenizer storage of its own instead of writing the other's.
+  @inline(__always)
+  private mutating func claimStorage() {
     if !isKnownUniquelyReferenced(&storage) {
-      // This tokenizer is a copy: give it storage of its own instead of writing the other's.
       storage = TapeStorage(tapeCapacity: tapeCapacity, stackCapacity: stackCapacity)
       tape = storage.tape
       stack = storage.stack
     }
+  }
+
+  /// The fast path: one pass over a line of at most `fastPathLimit` bytes that checks UTF-8
+  /// inside strings as it goes (see `TokenizerScan.stringEnd`), true with the tape filled when
+  /// the line is valid UTF-8 and one JSON text.
+  ///
+  /// False when anything is unusual: a fault of any kind, a lone surrogate escape, nesting
+  /// deeper than `maxDepth`. The caller then runs the reference tokenizer, which decides the
+  /// line (and builds the error) exactly as before; for accepted lines both build the same tape.
+  /// Room for the whole tape and stack is reserved up front (every token starts at a byte of
+  /// its own, every open container at a bracket), so appends check no capacity.
+  private mutating func parseFast(_ base: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+    if tapeCapacity < count { reserveTape(count) }
+    let deepest = Swift.min(maxDepth, count)
+    if stackCapacity < deepest { reserveStack(deepest) }
+    let tape = self.tape
+    let stack = self.stack
+    let maxDepth = self.maxDepth
+    tapeCount = 0
+    stackCount = 0
+    loneSurrogates = 0
+    var tapeCount = 0
+    // Open containers: `depth` of them, each as (tape index << 1 | is-object) on the stack.
+    var depth = 0
+    // The innermost open container's closing bracket (0 at the top level).
+    var closer: UInt8 = 0
+    var expectKey = false
+    var index = 0
+
+    /// The byte at `offset`, or 0 (never valid between tokens) past the end.
+    @inline(__always) func peek(_ offset: Int) -> UInt8 {
+      // Safe because offset < count is checked first.
+      offset < count ? base[offset] : 0
+    }
+    /// The first offset at or after `offset` that is not JSON whitespace.
+    @inline(__always) func skipWhitespace(_ offset: Int) -> Int {
+      var offset = offset
+      // Safe because offset < count is checked before each read.
+      while offset < count && ASCII.isWhitespace(base[offset]) { offset &+= 1 }
+      return offset
+    }
+
+    var byte = peek(0)
+    if byte <= ASCII.space {
+      index = skipWhitespace(index)
+      byte = peek(index)
+    }
+    while true {
+      // A value, or an object key when `expectKey`, starts at `index` (`byte`).
+      switch byte {
+      case ASCII.quote:
+        var flags: UInt8 = 0
+        var end = TokenizerScan.plainEnd(base, index &+ 1, count)
+        // Safe because end < count is checked first.
+        if end >= count || base[end] != ASCII.quote {
+          let scanned = TokenizerScan.stringEnd(base, end, count)
+          guard scanned >= 0 else { return false }
+          end = scanned &>> 1
+          flags = UInt8(truncatingIfNeeded: scanned & 1) * JSONToken.hasEscapes
+        }
+        // Safe because tapeCount < count <= tapeCapacity (one token per byte at most).
+        (tape + tapeCount).initialize(
+          to: JSONToken(
+            kind: .string, flags: flags, start: UInt32(truncatingIfNeeded: index &+ 1),
+            end: UInt32(truncatingIfNeeded: end), next: UInt32(truncatingIfNeeded: tapeCount &+ 1)))
+        tapeCount &+= 1
+        index = end &+ 1
+        if expectKey {
+          byte = peek(index)
+          if byte <= ASCII.space {
+            index = skipWhitespace(index)
+            byte = peek(index)
+          }
+          guard byte == ASCII.colon else { return false }
+          index &+= 1
+          byte = peek(index)
+          if byte <= ASCII.space {
+            index = skipWhitespace(index)
+            byte = peek(index)
+          }
+          expectKey = false
+          continue
+        }
+
+      case ASCII.openBrace, ASCII.openBracket:
+        guard depth < maxDepth else { return false }
+        let isObject = byte == ASCII.openBrace
+        // Safe because depth < min(maxDepth, count) <= stackCapacity: each open container
+        // has a bracket of its own.
+        (stack + depth).initialize(
+          to: UInt32(truncatingIfNeeded: tapeCount) << 1 | (isObject ? 1 : 0))
+        depth &+= 1
+        // Safe because tapeCount < count <= tapeCapacity.
+        (tape + tapeCount).initialize(
+          to: JSONToken(
+            kind: isObject ? .object : .array, flags: 0,
+            start: UInt32(truncatingIfNeeded: index), end: 0, next: 0))
+        tapeCount &+= 1
+        // `]` and `}` are `[` and `{` plus 2.
+        closer = byte &+ 2
+        index &+= 1
+        byte = peek(index)
+        if byte <= ASCII.space {
+          index = skipWhitespace(index)
+          byte = peek(index)
+        }
+        if byte != closer {
+          if isObject {
+            guard byte == ASCII.quote else { return false }
+            expectKey = true
+          }
+          continue
+        }
+      // An empty container: closed below, like any other.
+
+      case ASCII.minus, ASCII.zero...ASCII.nine:
+        var cursor = index
+        if byte == ASCII.minus { cursor &+= 1 }
+        let first = peek(cursor)
+        guard first &- ASCII.zero < 10 else { return false }
+        cursor &+= 1
+        if first != ASCII.zero { cursor = TokenizerScan.digitsEnd(base, cursor, count) }
+        var flags = JSONToken.isInteger
+        var next = peek(cursor)
+        if next == ASCII.period {
+          flags = 0
+          cursor &+= 1
+          guard peek(cursor) &- ASCII.zero < 10 else { return false }
+          cursor = TokenizerScan.digitsEnd(base, cursor &+ 1, count)
+          next = peek(cursor)
+        }
+        if next | 0x20 == ASCII.lowerE {
+          flags = 0
+          cursor &+= 1
+          next = peek(cursor)
+          if next == ASCII.plus || next == ASCII.minus { cursor &+= 1 }
+          guard peek(cursor) &- ASCII.zero < 10 else { return false }
+          cursor = TokenizerScan.digitsEnd(base, cursor &+ 1, count)
+        }
+        // Safe because tapeCount < count <= tapeCapacity.
+        (tape + tapeCount).initialize(
+          to: JSONToken(
+            kind: .number, flags: flags, start: UInt32(truncatingIfNeeded: index),
+            end: UInt32(truncatingIfNeeded: cursor),
+            next: UInt32(truncatingIfNeeded: tapeCount &+ 1)))
+        tapeCount &+= 1
+        index = cursor
+
+      case ASCII.lowerT, ASCII.lowerN, ASCII.lowerF:
+        let kind: JSONKind
+        let length: Int
+        if byte == ASCII.lowerF {
+          guard index &+ 5 <= count,
+            TokenizerScan.word32(base, index &+ 1) == TokenizerScan.alseWord
+          else { return false }
+          kind = .false
+          length = 5
+        } else {
+          guard index &+ 4 <= count else { return false }
+          let word = TokenizerScan.word32(base, index)
+          if word == TokenizerScan.trueWord {
+            kind = .true
+          } else if word == TokenizerScan.nullWord {
+            kind = .null
+          } else {
+            return false
+          }
+          length = 4
+        }
+        // Safe because tapeCount < count <= tapeCapacity.
+        (tape + tapeCount).initialize(
+          to: JSONToken(
+            kind: kind, flags: 0, start: UInt32(truncatingIfNeeded: index),
+            end: UInt32(truncatingIfNeeded: index &+ length),
+            next: UInt32(truncatingIfNeeded: tapeCount &+ 1)))
+        tapeCount &+= 1
+        index &+= length
+
+      default:
+        return false
+      }
+
+      // After a value: `,` (another member or element), the closing bracket, or the end.
+      while true {
+        byte = peek(index)
+        if byte <= ASCII.space {
+          index = skipWhitespace(index)
+          byte = peek(index)
+        }
+        if depth == 0 {
+          guard index == count else { return false }
+          self.tapeCount = tapeCount
+          return true
+        }
+        if byte == closer {
+          // Safe because depth > 0 and the stack holds indexes of tokens already on the tape.
+          depth &-= 1
+          let open = Int(truncatingIfNeeded: stack[depth] >> 1)
+          tape[open].end = UInt32(truncatingIfNeeded: index &+ 1)
+          tape[open].next = UInt32(truncatingIfNeeded: tapeCount)
+          // Safe because depth - 1 indexes an open container when depth > 0.
+          closer =
+            depth == 0 ? 0 : (stack[depth &- 1] & 1 != 0 ? ASCII.closeBrace : ASCII.closeBracket)
+          index &+= 1
+          continue
+        }
+        guard byte == ASCII.comma else { return false }
+        index &+= 1
+        byte = peek(index)
+        if byte <= ASCII.space {
+          index = skipWhitespace(index)
+          byte = peek(index)
+        }
+        if closer == ASCII.closeBrace {
+          guard byte == ASCII.quote else { return false }
+          expectKey = true
+        }
+        break
+      }
+    }
+  }
+
+  @inline(never)
+  private mutating func reserveTape(_ capacity: Int) {
+    tapeCapacity = Swift.max(capacity, tapeCapacity * 2)
+    tape = storage.growTape(to: tapeCapacity, keeping: 0)
+  }
+
+  @inline(never)
+  private mutating func reserveStack(_ capacity: Int) {
+    stackCapacity = Swift.max(capacity, stackCapacity * 2)
+    stack = storage.growStack(to: stackCapacity, keeping: 0)
+  }
+
+  /// The reference tokenizer: decides every line the fast path gives up on, and builds the
+  /// error. A pushdown automaton over the bytes; assumes valid UTF-8.
+  mutating func parseReference(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONError? {
+    claimStorage()
     tapeCount = 0
     stackCount = 0
     loneSurrogates = 0

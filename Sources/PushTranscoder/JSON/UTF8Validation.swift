@@ -1,9 +1,14 @@
 /// UTF-8 validation and repair of whole lines (SPEC 2.2, 9).
 ///
 /// A line that is not valid UTF-8 anywhere is `invalid-unicode`, whatever else is wrong with it,
-/// so validation runs over the whole line before the tokenizer. ASCII runs are checked eight
-/// bytes at a time; multi-byte sequences follow Unicode's Table 3-7 (well-formed byte sequences).
+/// so validation runs over the whole line before the tokenizer (the tokenizer's fast path checks
+/// the bytes inside strings itself and falls back to this when anything is wrong). ASCII runs are
+/// checked 32 bytes at a time; multi-byte sequences follow Unicode's Table 3-7 (well-formed byte
+/// sequences), four bytes at a time when the line has that many left.
 public enum UTF8Validation {
+  /// The high bit of every byte of a word.
+  static let highBits: UInt64 = 0x8080_8080_8080_8080
+
   /// The offset of the first byte of the first ill-formed subsequence, or nil if `bytes` is
   /// valid UTF-8.
   public static func firstInvalidOffset(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
@@ -11,31 +16,77 @@ public enum UTF8Validation {
     let count = bytes.count
     var index = 0
     while index < count {
-      // ASCII fast path: 32 bytes per iteration while whole words remain.
+      // ASCII fast path: 32 bytes per iteration while whole blocks remain.
       while index &+ 32 <= count {
-        // Safe because index + 32 <= count, so the four unaligned 8-byte loads are in bounds.
+        // Safe because index + 32 <= count, so both unaligned 16-byte loads are in bounds.
         let raw = UnsafeRawPointer(base + index)
-        let a = raw.loadUnaligned(as: UInt64.self)
-        let b = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-        let c = raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
-        let d = raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
-        if (a | b | c | d) & 0x8080_8080_8080_8080 != 0 { break }
+        let block =
+          raw.loadUnaligned(as: SIMD16<UInt8>.self)
+          | raw.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self)
+        let lanes = unsafeBitCast(block, to: SIMD2<UInt64>.self)
+        if (lanes[0] | lanes[1]) & highBits != 0 { break }
         index &+= 32
       }
+      // Then to the first non-ASCII byte, eight bytes at a time.
+      while index &+ 8 <= count {
+        // Safe because index + 8 <= count.
+        let word = UInt64(
+          littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+        let high = word & highBits
+        if high != 0 {
+          index &+= high.trailingZeroBitCount &>> 3
+          break
+        }
+        index &+= 8
+      }
       guard index < count else { return nil }
-      let lead = base[index]
-      if lead < 0x80 {
+      // Safe because index < count.
+      if base[index] < 0x80 {
+        // Fewer than eight bytes remain.
         index &+= 1
         continue
       }
-      let length = wellFormedPrefixLength(base + index, count - index)
-      if length.isComplete {
-        index &+= length.bytes
-      } else {
-        return index
-      }
+      // A run of multi-byte sequences (CJK text is mostly unbroken runs of them).
+      repeat {
+        // Safe because index < count: the sequence check reads at most count - index bytes.
+        let length = validSequenceLength(base + index, count &- index)
+        if length == 0 { return index }
+        index &+= length
+      } while index < count && base[index] >= 0x80  // Safe because index < count.
     }
     return nil
+  }
+
+  /// The length of the well-formed multi-byte sequence at `p` (whose first byte is at least
+  /// 0x80), or 0 if the sequence there is ill-formed or cut short by the end of the `available`
+  /// bytes. The same rules as `wellFormedPrefixLength`, checked on one 32-bit word when four
+  /// bytes are available.
+  @inline(__always)
+  static func validSequenceLength(_ p: UnsafePointer<UInt8>, _ available: Int) -> Int {
+    guard available >= 4 else {
+      let length = wellFormedPrefixLength(p, available)
+      return length.isComplete ? length.bytes : 0
+    }
+    // Safe because available >= 4: the unaligned 4-byte load stays inside the buffer. The
+    // first byte is the word's low byte.
+    let word = UInt32(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt32.self))
+    if word & 0x00C0_C0F0 == 0x0080_80E0 {
+      // 1110xxxx 10xxxxxx 10xxxxxx: E0 needs a second byte of A0...BF (bit 5 set; else
+      // overlong), ED one of 80...9F (bit 5 clear; else a surrogate).
+      let check = word & 0x200F
+      return check != 0 && check != 0x200D ? 3 : 0
+    }
+    if word & 0xC0E0 == 0x80C0 {
+      // 110xxxxx 10xxxxxx: C0 and C1 are overlong.
+      return word & 0x1E != 0 ? 2 : 0
+    }
+    if word & 0xC0C0_C0F8 == 0x8080_80F0 {
+      // 11110xxx 10xxxxxx 10xxxxxx 10xxxxxx: the scalar's bits above the low 12 must be
+      // 0x10...0x10F (U+10000...U+10FFFF).
+      let plane = (word & 0x07) << 6 | (word >> 8) & 0x3F
+      return plane &- 0x10 < 0x100 ? 4 : 0
+    }
+    return 0
   }
 
   /// The length of the (possibly partial) well-formed sequence starting at `p`: `bytes` is the

@@ -1,0 +1,191 @@
+/// Byte-level scanners for the tokenizer's fast path (`JSONTokenizer.parseFast`).
+///
+/// Each answers "where does this lexeme end" for a line already known to hold it, or `bail`
+/// when the bytes are anything but the common, valid case. The fast path then gives the line to
+/// the reference tokenizer, which reports the exact fault; the scanners never build an error.
+enum TokenizerScan {
+  /// Returned instead of an offset: let the reference tokenizer decide this line.
+  static let bail = -1
+
+  /// The first offset at or after `start` of a quote, backslash, control or non-ASCII byte, or
+  /// of one of the last 15 bytes of the line: one 16-byte block, then `stringEnd` takes over.
+  /// Most keys and many values end within the block, so this part is inlined.
+  @inline(__always)
+  static func plainEnd(_ base: UnsafePointer<UInt8>, _ start: Int, _ count: Int) -> Int {
+    guard start &+ 16 <= count else { return start }
+    // Safe because start + 16 <= count: the unaligned 16-byte load stays inside the line.
+    let block = UnsafeRawPointer(base + start).loadUnaligned(as: SIMD16<UInt8>.self)
+    let lanes = specialLanes(block)
+    if lanes.low != 0 { return start &+ lanes.low.trailingZeroBitCount &>> 3 }
+    if lanes.high != 0 { return start &+ 8 &+ lanes.high.trailingZeroBitCount &>> 3 }
+    return start &+ 16
+  }
+
+  /// Marks the quotes, backslashes, control bytes (0x00...0x1F) and non-ASCII bytes of `block`:
+  /// 0xFF in their byte of the two little-endian words, 0 elsewhere.
+  @inline(__always)
+  static func specialLanes(_ block: SIMD16<UInt8>) -> (low: UInt64, high: UInt64) {
+    // As signed bytes, control and non-ASCII bytes are exactly those below 0x20: one compare
+    // finds both.
+    // (Spelled with explicit element types: inferred ones compile to a per-lane loop.)
+    let quotes = SIMD16<UInt8>(repeating: ASCII.quote)
+    let backslashes = SIMD16<UInt8>(repeating: ASCII.backslash)
+    let spaces = SIMD16<Int8>(repeating: Int8(ASCII.space))
+    let special =
+      (block .== quotes) .| (block .== backslashes)
+      .| (unsafeBitCast(block, to: SIMD16<Int8>.self) .< spaces)
+    let lanes = unsafeBitCast(special, to: SIMD2<UInt64>.self)
+    return (UInt64(littleEndian: lanes[0]), UInt64(littleEndian: lanes[1]))
+  }
+
+  /// The closing quote of the string whose content continues at `start` (where `plainEnd`
+  /// stopped), or `bail`: its offset
+  /// shifted left by one, the low bit set when the content from `start` holds a backslash (the
+  /// string's `hasEscapes` flag). One plain word, so the caller keeps no flag in memory.
+  ///
+  /// Checks what the reference tokenizer checks (no unescaped control byte, well-formed
+  /// escapes, `\u` surrogates paired) and, in the same pass, that every non-ASCII byte belongs to
+  /// a well-formed UTF-8 sequence: outside strings a non-ASCII byte is a syntax error, so a line
+  /// the fast path accepts is then valid UTF-8 as a whole. A lone surrogate escape bails (the
+  /// reference tokenizer rejects it or, in replace mode, counts it). Out of line: the caller
+  /// inlines `plainEnd` for the common short string and calls this for the rest.
+  @inline(never)
+  static func stringEnd(_ base: UnsafePointer<UInt8>, _ start: Int, _ count: Int) -> Int {
+    var escaped = 0
+    var cursor = start
+    while true {
+      // `cursor` is at a byte the block scan stopped at, or in the last 15 of the line.
+      guard cursor < count else { return bail }
+      // Safe because cursor < count.
+      let byte = base[cursor]
+      if byte == ASCII.quote { return cursor << 1 | escaped }
+      if byte == ASCII.backslash {
+        escaped = 1
+        cursor = escapeEnd(base, cursor, count)
+        if cursor < 0 { return bail }
+      } else if byte >= 0x80 {
+        repeat {
+          // Safe because cursor < count: the check reads at most count - cursor bytes.
+          let length = UTF8Validation.validSequenceLength(base + cursor, count &- cursor)
+          if length == 0 { return bail }
+          cursor &+= length
+        } while cursor < count && base[cursor] >= 0x80  // Safe because cursor < count.
+      } else if byte < ASCII.space {
+        return bail
+      } else {
+        // A plain byte in the last 15 of the line (the block scan skips the others).
+        cursor &+= 1
+      }
+      // Skip 16 plain bytes at a time; stop at the first quote, backslash, control or non-ASCII.
+      while cursor &+ 16 <= count {
+        // Safe because cursor + 16 <= count: the unaligned 16-byte load stays inside the line.
+        let block = UnsafeRawPointer(base + cursor).loadUnaligned(as: SIMD16<UInt8>.self)
+        // Each special byte is 0xFF in its lane; the lowest set bit gives the first one.
+        let lanes = specialLanes(block)
+        if lanes.low != 0 {
+          cursor &+= lanes.low.trailingZeroBitCount &>> 3
+          break
+        }
+        if lanes.high != 0 {
+          cursor &+= 8 &+ lanes.high.trailingZeroBitCount &>> 3
+          break
+        }
+        cursor &+= 16
+      }
+    }
+  }
+
+  /// The offset just past the escape whose backslash is at `cursor`, or `bail`. A high surrogate
+  /// escape must be followed by an escaped low surrogate; a lone half bails.
+  @inline(__always)
+  static func escapeEnd(_ base: UnsafePointer<UInt8>, _ cursor: Int, _ count: Int) -> Int {
+    guard cursor &+ 1 < count else { return bail }
+    // Safe because cursor + 1 < count.
+    let letter = base[cursor &+ 1]
+    if letter != ASCII.lowerU {
+      return isSimpleEscape(letter) ? cursor &+ 2 : bail
+    }
+    guard let unit = hex4(base, cursor &+ 2, count) else { return bail }
+    if unit & 0xF800 != 0xD800 { return cursor &+ 6 }
+    // A surrogate: only a high half followed by an escaped low half is accepted here.
+    guard unit < 0xDC00, cursor &+ 12 <= count,
+      // Safe because cursor + 12 <= count.
+      base[cursor &+ 6] == ASCII.backslash, base[cursor &+ 7] == ASCII.lowerU,
+      let low = hex4(base, cursor &+ 8, count), low & 0xFC00 == 0xDC00
+    else { return bail }
+    return cursor &+ 12
+  }
+
+  /// Whether `\` followed by `letter` is one of JSON's two-byte escapes (`\" \\ \/ \b \f \n \r
+  /// \t`).
+  @inline(__always)
+  static func isSimpleEscape(_ letter: UInt8) -> Bool {
+    // One bit per escape letter, indexed by the letter's value minus 0x20 (all lie in
+    // 0x22...0x74).
+    let low: UInt64 = 1 << (0x22 - 0x20) | 1 << (0x2F - 0x20) | 1 << (0x5C - 0x20)
+    let high: UInt64 =
+      1 << (0x62 - 0x60) | 1 << (0x66 - 0x60) | 1 << (0x6E - 0x60)
+      | 1 << (0x72 - 0x60) | 1 << (0x74 - 0x60)
+    let index = letter &- 0x20
+    guard index < 0x60 else { return false }
+    let set = index < 0x40 ? low : high
+    return (set >> UInt64(index & 0x3F)) & 1 != 0
+  }
+
+  /// The value of the four hex digits at `at`, or nil if there are not four.
+  @inline(__always)
+  static func hex4(_ base: UnsafePointer<UInt8>, _ at: Int, _ count: Int) -> UInt32? {
+    guard at &+ 4 <= count else { return nil }
+    // All four digits at once, branch-free (escaped text mixes digits and letters
+    // unpredictably). The first digit is the word's low byte.
+    let word = word32(base, at)
+    // Letters to lower case; digits (0x30...0x39) already have bit 5 set.
+    let lower = word | 0x2020_2020
+    // Per byte, on the low seven bits (no carries between bytes): the high bit of
+    // `x + (0x80 - a)` is set when x >= a.
+    let low = word & 0x7F7F_7F7F
+    let lowerLow = lower & 0x7F7F_7F7F
+    let digits = (low &+ 0x5050_5050) & ~(low &+ 0x4646_4646)  // 0x30...0x39
+    let letters = (lowerLow &+ 0x1F1F_1F1F) & ~(lowerLow &+ 0x1919_1919)  // 0x61...0x66
+    guard (digits | letters) & ~word & 0x8080_8080 == 0x8080_8080 else { return nil }
+    // Each byte's value: its low nibble, plus 9 for a letter ('a' is 0x61).
+    let nibbles = (lower & 0x0F0F_0F0F) &+ ((letters & 0x8080_8080) >> 7) &* 9
+    // Bytes 0 and 2 become (first << 4 | second) and (third << 4 | fourth).
+    let pairs = (nibbles & 0x000F_000F) << 4 | (nibbles >> 8) & 0x000F_000F
+    return (pairs & 0xFF) << 8 | (pairs >> 16) & 0xFF
+  }
+
+  /// The offset of the first byte at or after `start` that is not an ASCII digit (or `count`).
+  @inline(__always)
+  static func digitsEnd(_ base: UnsafePointer<UInt8>, _ start: Int, _ count: Int) -> Int {
+    var cursor = start
+    while cursor &+ 8 <= count {
+      // Safe because cursor + 8 <= count.
+      let word = UInt64(
+        littleEndian: UnsafeRawPointer(base + cursor).loadUnaligned(as: UInt64.self))
+      // Per byte, without carries between bytes: the high bit of `low + 0x46` is set when the
+      // low seven bits are >= 0x3A, that of `low + 0x50` when they are >= 0x30.
+      let low = word & 0x7F7F_7F7F_7F7F_7F7F
+      let aboveNine = low &+ 0x4646_4646_4646_4646
+      let atLeastZero = low &+ 0x5050_5050_5050_5050
+      let nonDigits = (aboveNine | ~atLeastZero | word) & UTF8Validation.highBits
+      if nonDigits != 0 { return cursor &+ nonDigits.trailingZeroBitCount &>> 3 }
+      cursor &+= 8
+    }
+    // Safe because cursor < count is checked before each read.
+    while cursor < count && base[cursor] &- ASCII.zero < 10 { cursor &+= 1 }
+    return cursor
+  }
+
+  /// The four bytes at `at` as a little-endian word (`at + 4 <= count` is the caller's check).
+  @inline(__always)
+  static func word32(_ base: UnsafePointer<UInt8>, _ at: Int) -> UInt32 {
+    // Safe because the caller checked at + 4 <= count.
+    UInt32(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt32.self))
+  }
+
+  /// `true`, `null` and `alse` (of `false`) as little-endian words.
+  static let trueWord: UInt32 = 0x6575_7274
+  static let nullWord: UInt32 = 0x6C6C_756E
+  static let alseWord: UInt32 = 0x6573_6C61
+}
