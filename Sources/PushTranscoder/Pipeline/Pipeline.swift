@@ -56,7 +56,7 @@ public struct RunResult: Sendable {
 /// The parallel, streaming, ordered pipeline (SPEC 7).
 ///
 /// ```
-///  reader (own queue) ──chunk i──► worker i mod N (serial queues, one LineProcessor each)
+///  reader (own queue) ──chunk i──► an idle worker (serial queues, one LineProcessor each)
 ///                                          │ ChunkOutput i
 ///  writer (calling thread) ◄── in order ───┘ results table (lock + condition)
 /// ```
@@ -96,6 +96,7 @@ public final class Pipeline: @unchecked Sendable {
         queue: DispatchQueue(label: "push-transcode.worker.\(index)"),
         processor: LineProcessor(options: options, directory: directory))
     }
+    let idle = IdleWorkers(workers)
     DispatchQueue(label: "push-transcode.reader").async {
       var sequence = 0
       while true {
@@ -109,10 +110,13 @@ public final class Pipeline: @unchecked Sendable {
         }
         guard let item else { break }
         inFlight.wait()
-        let worker = workers[sequence % workers.count]
+        // The next idle worker, not a fixed rotation: a chunk of long lines on one worker must
+        // not leave the other idle while the in-flight window is full.
+        let worker = idle.take()
         let number = sequence
         worker.queue.async {
           let output = worker.process(item, sequence: number)
+          idle.put(worker)
           self.deliver(output)
         }
         sequence += 1
@@ -210,6 +214,35 @@ public final class Pipeline: @unchecked Sendable {
     readerFatal = fatal
     condition.broadcast()
     condition.unlock()
+  }
+}
+
+/// The workers not processing a chunk; `take` waits for one.
+final class IdleWorkers: @unchecked Sendable {
+  // Safe because `workers` is only touched under `lock`; `available` counts its entries.
+  private let lock = NSLock()
+  private var workers: [WorkerBox]
+  private let available: DispatchSemaphore
+
+  init(_ workers: [WorkerBox]) {
+    self.workers = workers
+    available = DispatchSemaphore.permits(workers.count)
+  }
+
+  /// An idle worker, waiting until one is.
+  func take() -> WorkerBox {
+    available.wait()
+    lock.lock()
+    defer { lock.unlock() }
+    return workers.removeLast()
+  }
+
+  /// Gives a worker back once its chunk is done.
+  func put(_ worker: WorkerBox) {
+    lock.lock()
+    workers.append(worker)
+    lock.unlock()
+    available.signal()
   }
 }
 
