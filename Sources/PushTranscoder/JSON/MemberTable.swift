@@ -42,50 +42,58 @@ public enum ShortBytes {
 /// A fixed set of key names, for finding several members of one object in a single pass over
 /// its keys (`JSONDocument.collectMembers`) instead of one scan per field.
 ///
-/// Names are grouped by byte length, so a key is compared only with the names of its length.
-public struct MemberTable: Sendable {
+/// Lookup is open addressing on a 256-entry table hashed from the key's length and its first
+/// and last bytes, so a key costs one probe (two at most, with ≤ 24 names) and one short
+/// compare, whatever the number of names.
+public struct MemberTable: @unchecked Sendable {
+  // Safe because every pointer in `starts` points into the program image (a `StaticString`
+  // literal's UTF-8), immutable for the whole run.
+
   /// The names, in the order their slots are numbered.
   public let names: [StaticString]
-  /// For each length `L`, the range of `order` holding the names of length `L`.
-  private let byLength: [Range<Int>]
-  /// Name indexes sorted by length.
-  private let order: [Int]
+  /// Bucket → slot + 1 (0 = empty).
+  private let buckets: [UInt8]
+  /// Per slot: the name's bytes and length (no `StaticString` accessor on the hot path).
+  private let starts: [UnsafePointer<UInt8>]
+  private let lengths: [Int]
 
   public init(_ names: [StaticString]) {
     precondition(names.count <= MemberSlots.capacity, "too many names for MemberSlots")
     self.names = names
-    let longest = names.map(\.utf8CodeUnitCount).max() ?? 0
-    let sorted = names.indices.sorted {
-      (names[$0].utf8CodeUnitCount, $0) < (names[$1].utf8CodeUnitCount, $1)
+    starts = names.map(\.utf8Start)
+    lengths = names.map(\.utf8CodeUnitCount)
+    var buckets = [UInt8](repeating: 0, count: 256)
+    for (slot, name) in names.enumerated() {
+      var bucket = Self.hash(name.utf8Start, name.utf8CodeUnitCount)
+      while buckets[bucket] != 0 { bucket = (bucket + 1) & 255 }
+      buckets[bucket] = UInt8(slot + 1)
     }
-    var ranges: [Range<Int>] = []
-    var position = 0
-    for length in 0...longest {
-      let start = position
-      while position < sorted.count && names[sorted[position]].utf8CodeUnitCount == length {
-        position += 1
-      }
-      ranges.append(start..<position)
-    }
-    self.byLength = ranges
-    self.order = sorted
+    self.buckets = buckets
+  }
+
+  @inline(__always)
+  static func hash(_ key: UnsafePointer<UInt8>, _ count: Int) -> Int {
+    guard count > 0 else { return 0 }
+    return (count &* 31 &+ Int(key[0]) &* 7 &+ Int(key[count - 1])) & 255
   }
 
   /// The slot of the name equal to `key` (raw bytes without escapes), or nil.
   @inline(__always)
   func slot(of key: UnsafePointer<UInt8>, count: Int) -> Int? {
-    guard count < byLength.count else { return nil }
-    for position in byLength[count] {
-      let index = order[position]
-      if ShortBytes.equal(key, names[index].utf8Start, count) { return index }
+    var bucket = Self.hash(key, count)
+    while true {
+      let entry = Int(buckets[bucket])
+      if entry == 0 { return nil }
+      let slot = entry - 1
+      if lengths[slot] == count && ShortBytes.equal(key, starts[slot], count) { return slot }
+      bucket = (bucket + 1) & 255
     }
-    return nil
   }
 
   /// The slot of the name equal to a decoded key, or nil (the slow path for escaped keys).
   func slot(ofDecoded key: [UInt8]) -> Int? {
     key.withUnsafeBufferPointer { key in
-      guard let base = key.baseAddress else {
+      guard let base = key.baseAddress, key.count > 0 else {
         return names.firstIndex { $0.utf8CodeUnitCount == 0 }
       }
       return slot(of: base, count: key.count)
