@@ -285,12 +285,19 @@ struct RecordHead {
     scratch.raw("{\"source\":")
     scratch.raw(source.jsonString)
     scratch.raw(",\"line\":")
+    let digitsStart = scratch.count
     scratch.integer(number)
+    let digitsEnd = scratch.count
     scratch.raw(",\"key\":")
     if let key = notice.key { scratch.string(key) } else { scratch.raw("null") }
     scratch.raw(",\"vendor\":\"")
     prefixEnd = scratch.count
-    scratch.integer(number)
+    // The number again, for TSV framing: copied, not formatted twice. Safe because `reserve`
+    // makes room first, and the digits lie before `prefixEnd`, inside the written bytes.
+    let digits = digitsEnd - digitsStart
+    let target = scratch.reserve(digits)
+    target.update(from: scratch.buffer.baseAddress! + digitsStart, count: digits)
+    scratch.advance(by: digits)
     numberEnd = scratch.count
     scratch.raw(",\"to\":[")
     for (index, recipient) in notice.recipients.enumerated() {
