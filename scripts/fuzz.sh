@@ -7,8 +7,12 @@ cd "$(dirname "$0")/.."
 seconds="${1:-600}"
 [ $# -gt 0 ] && shift
 # Naming the product matters: building every product would link a second `main`.
-swift build -c release --product push-transcode-fuzz --sanitize fuzzer --sanitize address \
-  --scratch-path .build-fuzz
+# `--sanitize fuzzer` makes SwiftPM link libFuzzer's `main`; the sanitizers themselves go in one
+# `-sanitize=fuzzer,address`: given as two flags (`--sanitize fuzzer --sanitize address`), the
+# compiler keeps only the last one, and the code got no coverage instrumentation (libFuzzer:
+# "no interesting inputs ... Is the code instrumented for coverage?").
+swift build -c release --product push-transcode-fuzz --sanitize fuzzer \
+  -Xswiftc -sanitize=fuzzer,address --scratch-path .build-fuzz
 mkdir -p .build-fuzz/corpus fuzz-artifacts
 exec .build-fuzz/release/push-transcode-fuzz .build-fuzz/corpus Corpus/fuzz-seeds \
   -max_total_time="$seconds" -max_len=4096 -artifact_prefix=fuzz-artifacts/ \

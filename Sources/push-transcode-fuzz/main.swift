@@ -1,7 +1,7 @@
 // The libFuzzer target for the JSON tokenizer (issue 2, part 5). Build and run:
 //
 //   swift build -c release --product push-transcode-fuzz --sanitize fuzzer \
-//     --sanitize address --scratch-path .build-fuzz
+//     -Xswiftc -sanitize=fuzzer,address --scratch-path .build-fuzz
 //   .build-fuzz/release/push-transcode-fuzz Corpus/fuzz-seeds -max_total_time=600
 //
 // (`make fuzz` does both.) Naming the product matters: with `--sanitize fuzzer` libFuzzer
