@@ -27,7 +27,9 @@ public struct LineProcessor {
 
   /// True when a selected vendor hashes lines (vivo `requestId` without a key): the caller
   /// may then pass each line's FNV-1a hash to `process`, computed in bulk.
-  public var wantsLineHashes: Bool { vendors.contains { $0.id == .vivo } }
+  public var wantsLineHashes: Bool {
+    !options.validateOnly && vendors.contains { $0.id == .vivo }
+  }
 
   /// Processes one line (without its terminator) into `output`. `lineHash`, when given, is
   /// `FNV1a.hash(line)`, computed by the caller.

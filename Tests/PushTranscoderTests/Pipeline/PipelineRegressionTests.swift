@@ -29,3 +29,17 @@ import Testing
     #expect(semaphore.wait(timeout: .now()) == .success)
   }
 }
+
+/// Lines are hashed in bulk only when vivo will read the hashes: `validate` selects every vendor
+/// by default but renders nothing, and hashing every line cost it a quarter of its time.
+@Suite struct LineHashingTests {
+  @Test func onlyTranscodingWithVivoHashesLines() {
+    var options = TranscodeOptions()
+    #expect(LineProcessor(options: options, directory: Directory()).wantsLineHashes)
+    options.validateOnly = true
+    #expect(!LineProcessor(options: options, directory: Directory()).wantsLineHashes)
+    options.validateOnly = false
+    options.vendors = [.apns, .fcm]
+    #expect(!LineProcessor(options: options, directory: Directory()).wantsLineHashes)
+  }
+}
