@@ -42,11 +42,28 @@ enum PageAlignedMemory {
     }
     // Safe because the address came from `posix_memalign` and was released, not freed.
     if let reused { return UnsafeMutableRawPointer(bitPattern: reused)! }
+    return fresh(size)
+  }
+
+  /// The size from which a buffer is backed by transparent huge pages when the kernel offers
+  /// them (`madvise` mode): megabyte chunk and record buffers then take one page fault per 2 MiB
+  /// instead of one per 4 KiB (about a tenth of the CPU time of a 2-thread run went to faults).
+  static let hugePageBytes = 2 << 20
+
+  /// A new page-aligned allocation (huge-page aligned and advised from `hugePageBytes` up);
+  /// traps when memory is out. Freed with `free`.
+  static func fresh(_ size: Int) -> UnsafeMutableRawPointer {
+    let huge = size >= hugePageBytes
     var pointer: UnsafeMutableRawPointer? = nil
-    let status = posix_memalign(&pointer, pageSize, size)
+    let status = posix_memalign(&pointer, huge ? hugePageBytes : pageSize, max(size, pageSize))
     guard status == 0, let pointer else {
-      fatalError("push-transcode: out of memory allocating \(bytes) bytes")
+      fatalError("push-transcode: out of memory allocating \(size) bytes")
     }
+    #if canImport(Glibc)
+      // Safe because [pointer, pointer + size rounded down to 2 MiB) lies inside the
+      // allocation; the advice is a hint, its failure (no THP) changes nothing.
+      if huge { _ = madvise(pointer, size / hugePageBytes * hugePageBytes, MADV_HUGEPAGE) }
+    #endif
     return pointer
   }
 

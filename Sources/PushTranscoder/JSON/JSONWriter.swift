@@ -22,10 +22,16 @@ public struct JSONWriter: @unchecked Sendable {
     @usableFromInline
     init(capacity: Int) {
       self.capacity = Swift.max(capacity, 64)
-      self.base = .allocate(capacity: self.capacity)
+      // Large buffers (chunk records) come page-aligned, on huge pages when available; small
+      // ones (scratch, one text) from malloc. Both are released with `free`.
+      let raw =
+        self.capacity >= 1 << 16
+        ? PageAlignedMemory.fresh(self.capacity)
+        : (malloc(self.capacity) ?? PageAlignedMemory.fresh(self.capacity))
+      self.base = raw.bindMemory(to: UInt8.self, capacity: self.capacity)
     }
 
-    deinit { base.deallocate() }
+    deinit { free(base) }
   }
 
   @usableFromInline var storage: Storage
