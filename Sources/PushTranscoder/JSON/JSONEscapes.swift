@@ -234,12 +234,25 @@ public enum JSONEscapes {
 
   /// The length `appendCanonical` would append, without writing anything.
   public static func canonicalLength(_ content: UnsafeBufferPointer<UInt8>) -> Int {
+    measure(content).canonical
+  }
+
+  /// The length of the decoded UTF-8 of JSON string content, without decoding it.
+  public static func decodedLength(_ content: UnsafeBufferPointer<UInt8>) -> Int {
+    measure(content).decoded
+  }
+
+  /// Both lengths of escaped JSON string content in one walk: decoded UTF-8, and canonical
+  /// re-escaped form.
+  static func measure(_ content: UnsafeBufferPointer<UInt8>) -> (decoded: Int, canonical: Int) {
     var index = 0
-    var length = 0
+    var decoded = 0
+    var canonical = 0
     let count = content.count
     while index < count {
       guard content[index] == ASCII.backslash, index + 1 < count else {
-        length += 1
+        decoded += 1
+        canonical += 1
         index += 1
         continue
       }
@@ -248,19 +261,22 @@ public enum JSONEscapes {
       switch kind {
       case ASCII.lowerU:
         let scalar = decodeUnicodeEscape(content, &index)
+        let utf8 = scalar < 0x80 ? 1 : scalar < 0x800 ? 2 : scalar < 0x10000 ? 3 : 4
+        decoded += utf8
         switch scalar {
-        case 0..<0x20: length += escapedLength(UInt8(scalar))
-        case UInt32(ASCII.quote), UInt32(ASCII.backslash): length += 2
-        case 0x20..<0x80: length += 1
-        case 0x80..<0x800: length += 2
-        case 0x800..<0x10000: length += 3
-        default: length += 4
+        case 0..<0x20: canonical += escapedLength(UInt8(scalar))
+        case UInt32(ASCII.quote), UInt32(ASCII.backslash): canonical += 2
+        default: canonical += utf8
         }
-      case ASCII.slash: length += 1
-      default: length += 2  // \b \f \n \r \t \" \\ stay two bytes
+      case ASCII.slash:
+        decoded += 1
+        canonical += 1
+      default:  // \b \f \n \r \t \" \\ decode to one byte and stay two bytes
+        decoded += 1
+        canonical += 2
       }
     }
-    return length
+    return (decoded, canonical)
   }
 
   /// Decodes the `\u` escape whose hex digits start at `index` (a surrogate pair included) and
@@ -362,33 +378,6 @@ public enum JSONEscapes {
       written += 1
     }
     return written
-  }
-
-  /// The length of the decoded UTF-8 of JSON string content, without decoding it.
-  public static func decodedLength(_ content: UnsafeBufferPointer<UInt8>) -> Int {
-    var index = 0
-    var length = 0
-    let count = content.count
-    while index < count {
-      guard content[index] == ASCII.backslash, index + 1 < count else {
-        length += 1
-        index += 1
-        continue
-      }
-      let kind = content[index + 1]
-      index += 2
-      guard kind == ASCII.lowerU else {
-        length += 1
-        continue
-      }
-      switch decodeUnicodeEscape(content, &index) {
-      case 0..<0x80: length += 1
-      case 0x80..<0x800: length += 2
-      case 0x800..<0x10000: length += 3
-      default: length += 4
-      }
-    }
-    return length
   }
 
   /// The value of the four hex digits at `at` (validated by the tokenizer; missing digits at

@@ -29,7 +29,10 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
     var bytes = JSONWriter(capacity: 0)
     var records = 0
     var first: (SourceName, Int)? = nil
-    var last: (SourceName, Int)? = nil
+    /// The last record's line; its source is `lastSource` (set once per chunk, not per
+    /// record: every record of a chunk has the chunk's source).
+    var lastLine = 0
+    var lastSource: SourceName? = nil
     var nextIndex = 1
   }
 
@@ -38,7 +41,9 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
   private let level: Int?
   private let batchRecords: Int
   private let optionsJSON: [UInt8]
-  private var open: [OpenBatch] = Array(repeating: OpenBatch(), count: VendorID.allCases.count)
+  // Unchecked: only the writer thread (`consume`, `finish`) touches the open batches.
+  @exclusivity(unchecked) private var open: [OpenBatch] = Array(
+    repeating: OpenBatch(), count: VendorID.allCases.count)
   private var rejectsFile: BufferedFile
   private var rejectRecords = 0
   private let lock = NSLock()
@@ -99,24 +104,32 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
     let refs = output.refs
     var start = 0
     var index = 0
+    var touched = 0 as UInt32
     while index < refs.count {
       let vendor = Int(refs[index].vendor)
-      var batch = open[vendor]
-      let room = batchRecords - batch.records
+      let room = batchRecords - open[vendor].records
       var last = index
       while last + 1 < refs.count && last + 1 - index < room && Int(refs[last + 1].vendor) == vendor
       {
         last += 1
       }
       let end = Int(refs[last].end)
-      batch.bytes.raw(UnsafeBufferPointer(rebasing: bytes[start..<end]))
-      batch.records += last - index + 1
-      if batch.first == nil { batch.first = (output.source, Int(refs[index].line)) }
-      batch.last = (output.source, Int(refs[last].line))
-      open[vendor] = batch
+      // In place: no copy of the open batch (its writer, its source names) per record.
+      open[vendor].bytes.raw(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+      if open[vendor].records == 0 { open[vendor].first = (output.source, Int(refs[index].line)) }
+      open[vendor].records += last - index + 1
+      open[vendor].lastLine = Int(refs[last].line)
+      touched |= 1 << vendor
       start = end
       index = last + 1
-      if batch.records == batchRecords { try submit(VendorID(rawValue: vendor)!) }
+      if open[vendor].records == batchRecords {
+        open[vendor].lastSource = output.source
+        touched &= ~(1 << vendor)
+        try submit(VendorID(rawValue: vendor)!)
+      }
+    }
+    for vendor in VendorID.allCases where touched & (1 << vendor.rawValue) != 0 {
+      open[vendor.rawValue].lastSource = output.source
     }
     try checkFailure()
   }
@@ -151,7 +164,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
     let compression = self.compression
     let level = self.level
     let first = batch.first!
-    let last = batch.last!
+    let last = (batch.lastSource!, batch.lastLine)
     let records = batch.records
     let content = batch.bytes
     batch.bytes = JSONWriter(capacity: 0)

@@ -3,21 +3,9 @@ public enum VendorID: Int, CaseIterable, Sendable, Comparable {
   case apns, fcm, huawei, honor, harmony, xiaomi, oppo, vivo, meizu
 
   /// The CLI word and the `"vendor"` value of records.
-  public var name: String {
-    switch self {
-    case .apns: "apns"
-    case .fcm: "fcm"
-    case .huawei: "huawei"
-    case .honor: "honor"
-    case .harmony: "harmony"
-    case .xiaomi: "xiaomi"
-    case .oppo: "oppo"
-    case .vivo: "vivo"
-    case .meizu: "meizu"
-    }
-  }
+  public var name: String { staticName.description }
 
-  /// `name` as a static string, written into every record without touching a `String`.
+  /// The name as a static string, written into every record without touching a `String`.
   public var staticName: StaticString {
     switch self {
     case .apns: "apns"
