@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -30,18 +28,15 @@ enum PageAlignedMemory {
 
   /// Free buffers kept for reuse: (size, address) pairs. At most `poolLimit` of them, so the
   /// pool never holds more than the pipeline had in flight at its peak.
-  private static let pool = Mutex<[(Int, UInt)]>([])
-  private static let poolLimit = 24
+  private static let pool = BufferPool<(size: Int, address: UInt)>(limit: 24)
 
   /// Allocates `bytes` (at least one page) aligned to a page boundary; traps when memory is out.
   static func allocate(_ bytes: Int) -> UnsafeMutableRawPointer {
     let size = max(bytes, pageSize)
-    let reused = pool.withLock { free -> UInt? in
-      guard let index = free.lastIndex(where: { $0.0 == size }) else { return nil }
-      return free.remove(at: index).1
-    }
     // Safe because the address came from `posix_memalign` and was released, not freed.
-    if let reused { return UnsafeMutableRawPointer(bitPattern: reused)! }
+    if let reused = pool.take(where: { $0.size == size }) {
+      return UnsafeMutableRawPointer(bitPattern: reused.address)!
+    }
     return fresh(size)
   }
 
@@ -71,11 +66,6 @@ enum PageAlignedMemory {
   /// full.
   static func release(_ pointer: UnsafeMutableRawPointer, bytes: Int) {
     let size = max(bytes, pageSize)
-    let kept = pool.withLock { free -> Bool in
-      guard free.count < poolLimit else { return false }
-      free.append((size, UInt(bitPattern: pointer)))
-      return true
-    }
-    if !kept { Glibc.free(pointer) }
+    if !pool.put((size, UInt(bitPattern: pointer))) { Glibc.free(pointer) }
   }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// One payload record's place in a `ChunkOutput` (batch mode routes records per vendor with
 /// these; rejects never appear here: in batch mode they go to `ChunkOutput.rejects`).
 public struct RecordRef: Sendable {
@@ -39,21 +37,17 @@ public struct ChunkOutput: Sendable {
 /// consumed it, so a run allocates (and page-faults in) only as many megabyte buffers as it has
 /// chunks in flight, instead of one per chunk.
 public enum OutputBuffers {
-  private static let pool = Mutex<[JSONWriter]>([])
   /// More than the pipeline keeps in flight (`2 × threads + 2`) on the machines we target.
-  private static let limit = 24
+  private static let pool = BufferPool<JSONWriter>(limit: 24)
 
   /// A buffer with nothing written, recycled when one is free.
   public static func take() -> JSONWriter {
-    pool.withLock { $0.popLast() } ?? JSONWriter(capacity: 1 << 20)
+    pool.take() ?? JSONWriter(capacity: 1 << 20)
   }
 
   /// Gives back a buffer that nobody reads any more.
   public static func recycle(_ writer: consuming JSONWriter) {
     writer.removeAll()
-    let kept = writer
-    pool.withLock { free in
-      if free.count < limit { free.append(kept) }
-    }
+    pool.put(writer)
   }
 }
