@@ -31,6 +31,14 @@ public struct ChunkOutput: Sendable {
     self.sequence = sequence
     self.source = source
   }
+
+  /// An output whose record buffer has room for about `expectedBytes` (no growth, and so no
+  /// copy and no fresh pages, when the estimate holds).
+  public init(sequence: Int, source: SourceName, expectedBytes: Int) {
+    self.sequence = sequence
+    self.source = source
+    self.main = OutputBuffers.take(minimumCapacity: expectedBytes)
+  }
 }
 
 /// Recycled `ChunkOutput.main` buffers: the writer returns each chunk's buffer once the sink has
@@ -43,6 +51,14 @@ public enum OutputBuffers {
   /// A buffer with nothing written, recycled when one is free.
   public static func take() -> JSONWriter {
     pool.take() ?? JSONWriter(capacity: 1 << 20)
+  }
+
+  /// A buffer with room for `minimumCapacity` bytes, recycled when one that large is free. A
+  /// buffer too small for the chunk would grow by doubling: each step a fresh allocation
+  /// (zeroed pages) and a copy.
+  public static func take(minimumCapacity: Int) -> JSONWriter {
+    pool.take(where: { $0.capacity >= minimumCapacity })
+      ?? JSONWriter(capacity: max(minimumCapacity, 1 << 20))
   }
 
   /// Gives back a buffer that nobody reads any more.

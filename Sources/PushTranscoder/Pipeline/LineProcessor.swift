@@ -25,6 +25,12 @@ public struct LineProcessor {
     self.messages = MessageStage(options: options, directory: directory)
   }
 
+  /// A generous estimate of the record bytes `input` bytes of lines produce: a payload is
+  /// usually smaller than its line, and each vendor writes one (validate writes only rejects).
+  public func expectedOutputBytes(input: Int) -> Int {
+    options.validateOnly ? 1 << 16 : input * max(1, vendors.count) / 2 + input / 2 + (1 << 16)
+  }
+
   /// True when a selected vendor hashes lines (vivo `requestId` without a key): the caller
   /// may then pass each line's FNV-1a hash to `process`, computed in bulk.
   public var wantsLineHashes: Bool {

@@ -266,7 +266,9 @@ final class WorkerBox: @unchecked Sendable {
   func process(_ item: WorkItem, sequence: Int) -> ChunkOutput {
     switch item {
     case .lines(let batch):
-      var output = ChunkOutput(sequence: sequence, source: batch.source)
+      var output = ChunkOutput(
+        sequence: sequence, source: batch.source,
+        expectedBytes: processor.expectedOutputBytes(input: batch.byteCount))
       output.inputBytes = batch.byteCount
       guard processor.wantsLineHashes else {
         batch.forEachLine { line, number in
