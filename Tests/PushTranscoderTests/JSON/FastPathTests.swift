@@ -8,7 +8,7 @@ import Testing
 @Suite struct FastPathTests {
   /// Random valid UTF-8 mixing ASCII (quotes, backslashes, controls included), 2-, 3- and
   /// 4-byte scalars.
-  static func randomText(_ random: inout FastPathRandom, length: Int) -> String {
+  static func randomText(_ random: inout SplitMix64, length: Int) -> String {
     let pool: [Unicode.Scalar] = [
       "a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\u{01}", "\u{7F}", "é", "ß", "中", "文",
       "，", "\u{200D}", "\u{301}", "😀", "🇫", "\u{FE0F}",
@@ -20,7 +20,7 @@ import Testing
 
   /// `text` as escaped JSON string content: a mix of raw bytes, short escapes and `\u` escapes
   /// (surrogate pairs for astral scalars).
-  static func escapedContent(_ text: String, _ random: inout FastPathRandom) -> [UInt8] {
+  static func escapedContent(_ text: String, _ random: inout SplitMix64) -> [UInt8] {
     var out: [UInt8] = []
     for scalar in text.unicodeScalars {
       let value = scalar.value
@@ -76,7 +76,7 @@ import Testing
   }
 
   @Test func shortBytesEqualsMatchesMemcmp() {
-    var random = FastPathRandom(seed: 42)
+    var random = SplitMix64(seed: 42)
     for length in 0...40 {
       let a = (0..<length).map { _ in UInt8(random.below(3)) }
       for position in -1..<length {
@@ -119,7 +119,7 @@ import Testing
   }
 
   @Test func needsEscapeMatchesTheByteRule() {
-    var random = FastPathRandom(seed: 7)
+    var random = SplitMix64(seed: 7)
     let interesting: [UInt8] = [
       0x00, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xBF, 0xC0, 0xFF,
     ]
@@ -139,7 +139,7 @@ import Testing
   }
 
   @Test func escapingDecodingAndCountingAgreeWithReferences() {
-    var random = FastPathRandom(seed: 0x5EED)
+    var random = SplitMix64(seed: 0x5EED)
     for round in 0..<400 {
       let text = Self.randomText(&random, length: random.below(60))
       let content = Self.escapedContent(text, &random)
@@ -188,7 +188,7 @@ import Testing
   }
 
   @Test func lineHashesInBulkEqualOneAtATime() {
-    var random = FastPathRandom(seed: 99)
+    var random = SplitMix64(seed: 99)
     for count in [0, 1, 3, 4, 5, 9, 40] {
       // All lines in one buffer; line `i` is `flat[bounds[i]]`.
       var flat: [UInt8] = []
@@ -222,7 +222,7 @@ import Testing
   }
 }
 
-extension FastPathRandom {
+extension SplitMix64 {
   /// A value in `0..<bound`.
   mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

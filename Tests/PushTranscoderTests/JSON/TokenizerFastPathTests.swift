@@ -2,21 +2,6 @@ import Testing
 
 @testable import PushTranscoder
 
-/// A small deterministic generator (FastPathRandom), so every run checks the same inputs.
-struct FastPathRandom: RandomNumberGenerator {
-  var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// The tokenizer's verdict on one line, everything a caller can observe.
 struct Verdict: Equatable, CustomStringConvertible {
   var error: JSONError?
@@ -99,7 +84,7 @@ let interestingBytes: [UInt8] = [
 ]
 
 /// `seed` with a few random edits: replaced, inserted, deleted or duplicated bytes, or a cut.
-func mutate(_ seed: [UInt8], _ random: inout FastPathRandom) -> [UInt8] {
+func mutate(_ seed: [UInt8], _ random: inout SplitMix64) -> [UInt8] {
   var bytes = seed
   for _ in 0..<Int.random(in: 1...3, using: &random) {
     let position = bytes.isEmpty ? 0 : Int.random(in: 0..<bytes.count, using: &random)
@@ -123,7 +108,7 @@ func mutate(_ seed: [UInt8], _ random: inout FastPathRandom) -> [UInt8] {
 @Suite("JSONTokenizer fast path")
 struct TokenizerFastPathTests {
   @Test func agreesWithTheReferenceOnMutatedLines() {
-    var random = FastPathRandom(seed: 0x5EED_0001)
+    var random = SplitMix64(seed: 0x5EED_0001)
     var tokenizer = JSONTokenizer()
     var disagreements = 0
     for round in 0..<40_000 {
@@ -222,7 +207,7 @@ struct TokenizerFastPathTests {
 @Suite("UTF8Validation fast paths")
 struct UTF8FastPathTests {
   @Test func agreesWithTheScalarCheckAndTheStandardLibraryOnRandomBytes() {
-    var random = FastPathRandom(seed: 0x5EED_0002)
+    var random = SplitMix64(seed: 0x5EED_0002)
     // Mostly ASCII with well-formed sequences, and now and then a random byte: errors land at
     // every offset, inside and across the 8-, 16- and 32-byte blocks.
     let pieces: [[UInt8]] = [
