@@ -17,8 +17,10 @@ public struct ChunkOutput: Sendable {
   public let sequence: Int
   /// The source the chunk's lines come from.
   public let source: SourceName
-  /// Records (framed as the run asks), and inline rejects when `rejectsInline`.
-  public var main = OutputBuffers.take()
+  /// Records (framed as the run asks), and inline rejects when `rejectsInline`. No default
+  /// value: a default would take a pooled buffer in every initializer, and the sized one would
+  /// then drop it (freeing its pages) for a second, so the pool never saved a page fault.
+  public var main: JSONWriter
   /// Reject records when they go to their own channel (NDJSON, one per line).
   public var rejects = JSONWriter(capacity: 0)
   /// Per-record vendor and end offset in `main` (batch mode only).
@@ -30,6 +32,7 @@ public struct ChunkOutput: Sendable {
   public init(sequence: Int, source: SourceName) {
     self.sequence = sequence
     self.source = source
+    self.main = OutputBuffers.take()
   }
 
   /// An output whose record buffer has room for about `expectedBytes` (no growth, and so no
@@ -56,9 +59,21 @@ public enum OutputBuffers {
   /// A buffer with room for `minimumCapacity` bytes, recycled when one that large is free. A
   /// buffer too small for the chunk would grow by doubling: each step a fresh allocation
   /// (zeroed pages) and a copy.
+  ///
+  /// The capacity is rounded up to a power of two: chunks cut at line boundaries differ by a
+  /// few bytes, and a buffer sized exactly for one chunk was often just too small for the next,
+  /// so the pool filled with near misses while every chunk faulted in fresh pages. Address
+  /// space is cheap; only the pages written are backed.
   public static func take(minimumCapacity: Int) -> JSONWriter {
-    pool.take(where: { $0.capacity >= minimumCapacity })
-      ?? JSONWriter(capacity: max(minimumCapacity, 1 << 20))
+    let capacity = roundedCapacity(minimumCapacity)
+    return pool.take(where: { $0.capacity >= capacity }) ?? JSONWriter(capacity: capacity)
+  }
+
+  /// The power of two at or above `minimumCapacity`, and at least 1 MiB.
+  static func roundedCapacity(_ minimumCapacity: Int) -> Int {
+    let wanted = max(minimumCapacity, 1 << 20)
+    // Safe because `wanted - 1 > 0`, so the shift is below `Int.bitWidth`.
+    return 1 << (Int.bitWidth - (wanted - 1).leadingZeroBitCount)
   }
 
   /// Gives back a buffer that nobody reads any more.
