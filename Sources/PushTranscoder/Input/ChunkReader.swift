@@ -91,6 +91,9 @@ public final class ChunkReader: @unchecked Sendable {
   private var fatal: InputError?
   /// The largest staging buffer so far (tests check that memory stays bounded).
   private(set) var peakStagingBytes = 0
+  /// Each chunk is also cut, at line boundaries, into pieces of about this many bytes
+  /// (`LineChunk.pieces`): the pipeline's work items. Default: one piece per chunk.
+  public var pieceBytes = Int.max
 
   /// Reads `inputs` in order; no inputs means stdin. `chunkBytes` is raised to 64 KiB and
   /// rounded up to whole pages.
@@ -310,14 +313,31 @@ public final class ChunkReader: @unchecked Sendable {
   /// Turns `buffer[start ..< start + count]` into a chunk that owns the buffer's memory.
   private func makeChunk(_ buffer: Staging, count: Int) -> LineChunk {
     let base = buffer.memory + buffer.start
-    var lines = NewlineScan.count(base, count)
+    // Pieces end after the first `\n` at or past `pieceBytes` bytes; counting each piece's
+    // newlines is the chunk's one newline count.
+    var pieces: [LineChunk.Piece] = []
+    var lines = 0
+    var offset = 0
+    while offset < count {
+      var end = count
+      if count - offset > pieceBytes {
+        let from = offset + pieceBytes - 1
+        if let found = memchr(base + from, Int32(ASCII.newline), count - from) {
+          // Safe because memchr returns a pointer inside base[from ..< count].
+          end = UnsafeRawPointer(found) - UnsafeRawPointer(base) + 1
+        }
+      }
+      pieces.append(LineChunk.Piece(start: offset, end: end, firstLine: lineNumber + lines))
+      lines += NewlineScan.count(base + offset, end - offset)
+      offset = end
+    }
     if base.load(fromByteOffset: count - 1, as: UInt8.self) != ASCII.newline { lines += 1 }
     let source = current!
     let chunk = LineChunk(
       allocation: buffer.memory, allocationBytes: buffer.allocation, start: buffer.start,
       byteCount: count, sequence: sequence,
       sourceIndex: source.index, source: source.name, firstLine: lineNumber,
-      sourceOffset: stagingOffset, lineCount: lines, maxLineBytes: maxLineBytes)
+      sourceOffset: stagingOffset, lineCount: lines, maxLineBytes: maxLineBytes, pieces: pieces)
     sequence += 1
     lineNumber += lines
     stagingOffset += UInt64(count)

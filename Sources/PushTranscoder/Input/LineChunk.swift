@@ -47,6 +47,16 @@ public final class LineChunk: @unchecked Sendable {
   public let maxLineBytes: Int
   /// The number of bytes in the chunk, terminators included.
   public let byteCount: Int
+  /// The chunk cut at line boundaries into the pieces the pipeline hands to workers one by one
+  /// (`ChunkReader.pieceBytes`): in order, covering the chunk, never empty.
+  public let pieces: [Piece]
+
+  /// Whole lines of a chunk: bytes `start ..< end`, the first of them line `firstLine`.
+  public struct Piece: Sendable, Equatable {
+    public let start: Int
+    public let end: Int
+    public let firstLine: Int
+  }
 
   private let allocation: UnsafeMutableRawPointer
   private let allocationBytes: Int
@@ -56,7 +66,7 @@ public final class LineChunk: @unchecked Sendable {
     allocation: UnsafeMutableRawPointer, allocationBytes: Int, start: Int, byteCount: Int,
     sequence: Int,
     sourceIndex: Int, source: String, firstLine: Int, sourceOffset: UInt64, lineCount: Int,
-    maxLineBytes: Int
+    maxLineBytes: Int, pieces: [Piece]? = nil
   ) {
     self.allocation = allocation
     self.allocationBytes = allocationBytes
@@ -69,6 +79,7 @@ public final class LineChunk: @unchecked Sendable {
     self.sourceOffset = sourceOffset
     self.lineCount = lineCount
     self.maxLineBytes = maxLineBytes
+    self.pieces = pieces ?? [Piece(start: 0, end: byteCount, firstLine: firstLine)]
   }
 
   deinit { PageAlignedMemory.release(allocation, bytes: allocationBytes) }
@@ -98,8 +109,21 @@ public final class LineChunk: @unchecked Sendable {
     }
   }
 
+  /// Calls `body(line, lineNumber)` for every line of one piece, as `forEachLine` does.
+  public func forEachLine(
+    of piece: Piece,
+    _ body: (_ line: UnsafeBufferPointer<UInt8>, _ lineNumber: Int) throws -> Void
+  ) rethrows {
+    var iterator = LineIterator(chunk: self, piece: piece)
+    while let line = iterator.next() {
+      try body(line.bytes, line.number)
+    }
+  }
+
   /// An iterator over the chunk's lines; it keeps the chunk alive while it exists.
-  public func makeLineIterator() -> LineIterator { LineIterator(chunk: self) }
+  public func makeLineIterator() -> LineIterator {
+    LineIterator(chunk: self, piece: Piece(start: 0, end: byteCount, firstLine: firstLine))
+  }
 
   /// One line of a chunk: its bytes without the terminator, its 1-based number in its source and
   /// its byte offset within the chunk.
@@ -115,16 +139,19 @@ public final class LineChunk: @unchecked Sendable {
   /// Walks the lines of a chunk with `memchr`.
   public struct LineIterator: IteratorProtocol {
     private let chunk: LineChunk
-    private var position = 0
+    private var position: Int
     private var number: Int
+    private let count: Int
 
-    init(chunk: LineChunk) {
+    init(chunk: LineChunk, piece: Piece) {
+      precondition(0 <= piece.start && piece.start <= piece.end && piece.end <= chunk.byteCount)
       self.chunk = chunk
-      self.number = chunk.firstLine
+      self.position = piece.start
+      self.count = piece.end
+      self.number = piece.firstLine
     }
 
     public mutating func next() -> Line? {
-      let count = chunk.byteCount
       guard position < count else { return nil }
       let start = chunk.base + position
       let remaining = count - position

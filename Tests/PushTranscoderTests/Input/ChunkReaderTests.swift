@@ -249,3 +249,49 @@ import Testing
     #expect(count == 2)
   }
 }
+
+/// The pipeline hands a chunk to the workers in pieces (`ChunkReader.pieceBytes`): they must
+/// tile the chunk, end on line boundaries, number their lines as the whole chunk does, and
+/// together yield exactly the chunk's lines.
+@Suite struct ChunkPieceTests {
+  @Test func piecesTileTheChunkAtLineBoundariesWithTheChunksLineNumbers() throws {
+    let dir = TemporaryDirectory()
+    // Lines of every length from 0 to 40 bytes, CRLF endings here and there, a final line
+    // without a newline.
+    var text = ""
+    for length in 0...40 {
+      text += String(repeating: "x", count: length) + (length % 3 == 0 ? "\r\n" : "\n")
+    }
+    text += "last"
+    let path = dir.write("lines", text)
+    let whole = collect(ChunkReader(paths: [path]))
+    #expect(whole.chunks.count == 1)
+    for pieceBytes in [1, 2, 7, 16, 64, 100, 1 << 20] {
+      let reader = ChunkReader(paths: [path])
+      reader.pieceBytes = pieceBytes
+      let chunk = try #require(collect(reader).chunks.first)
+      var lines: [String] = []
+      var numbers: [Int] = []
+      var expectedStart = 0
+      for piece in chunk.pieces {
+        #expect(piece.start == expectedStart && piece.end > piece.start)
+        // Every piece but the last ends just after a newline.
+        if piece.end < chunk.byteCount {
+          chunk.withBytes { #expect($0[piece.end - 1] == ASCII.newline) }
+        }
+        var first = true
+        chunk.forEachLine(of: piece) { line, number in
+          if first { #expect(number == piece.firstLine) }
+          first = false
+          lines.append(String(decoding: line, as: UTF8.self))
+          numbers.append(number)
+        }
+        expectedStart = piece.end
+      }
+      #expect(expectedStart == chunk.byteCount)
+      #expect(lines == whole.texts, "pieceBytes \(pieceBytes)")
+      #expect(numbers == Array(1...whole.texts.count), "pieceBytes \(pieceBytes)")
+      if pieceBytes >= chunk.byteCount { #expect(chunk.pieces.count == 1) }
+    }
+  }
+}
