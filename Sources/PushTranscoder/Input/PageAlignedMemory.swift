@@ -62,10 +62,13 @@ enum PageAlignedMemory {
     return pointer
   }
 
-  /// Gives back a buffer `allocate(bytes)` returned: kept for reuse, or freed when the pool is
-  /// full.
+  /// Gives back a buffer `allocate(bytes)` returned: kept for reuse; when the pool is full its
+  /// oldest buffer is freed instead.
   static func release(_ pointer: UnsafeMutableRawPointer, bytes: Int) {
     let size = max(bytes, pageSize)
-    if !pool.put((size, UInt(bitPattern: pointer))) { Glibc.free(pointer) }
+    if let evicted = pool.put((size, UInt(bitPattern: pointer))) {
+      // Safe because the pool only holds addresses `allocate` returned and nobody uses.
+      Glibc.free(UnsafeMutableRawPointer(bitPattern: evicted.address))
+    }
   }
 }

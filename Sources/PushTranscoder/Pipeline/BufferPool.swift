@@ -22,13 +22,16 @@ final class BufferPool<Element>: @unchecked Sendable {
     return free.remove(at: index)
   }
 
-  /// Keeps `element` for a later `take`; returns false (and keeps nothing) when full.
+  /// Keeps `element` for a later `take`. A full pool drops its oldest element to make room and
+  /// returns it, for the caller to release: the newest buffers are the likeliest to be asked
+  /// for again, and a pool that refused them once full of sizes nobody asks for any more would
+  /// never recycle again.
   @discardableResult
-  func put(_ element: Element) -> Bool {
+  func put(_ element: Element) -> Element? {
     lock.lock()
     defer { lock.unlock() }
-    guard free.count < limit else { return false }
+    let evicted = free.count < limit ? nil : free.removeFirst()
     free.append(element)
-    return true
+    return evicted
   }
 }

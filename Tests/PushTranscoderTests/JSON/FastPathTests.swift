@@ -211,6 +211,20 @@ import Testing
     }
   }
 
+  /// A full pool used to refuse every new buffer: once filled with sizes nobody asked for any
+  /// more (concurrent tests, or a run's odd sizes) it never recycled again, and
+  /// `pageAlignedBuffersAreRecycled` failed now and then. It now drops its oldest buffer.
+  @Test func aFullPoolKeepsTheNewestAndHandsBackTheOldest() {
+    let pool = BufferPool<Int>(limit: 2)
+    #expect(pool.put(1) == nil)
+    #expect(pool.put(2) == nil)
+    #expect(pool.put(3) == 1)
+    #expect(pool.take(where: { $0 == 1 }) == nil)
+    #expect(pool.take(where: { $0 == 3 }) == 3)
+    #expect(pool.take() == 2)
+    #expect(pool.take() == nil)
+  }
+
   @Test func pageAlignedBuffersAreRecycled() {
     let size = 3 * PageAlignedMemory.pageSize + 12_345
     let first = PageAlignedMemory.allocate(size)
