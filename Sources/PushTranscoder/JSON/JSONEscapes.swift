@@ -179,14 +179,18 @@ public enum JSONEscapes {
     var written = 0
     var index = 0
     while index < count {
-      // Safe because `index < count`: memchr reads only `source[index..<count]`.
-      guard let found = memchr(source + index, Int32(ASCII.backslash), count - index) else {
-        break
+      // Escaped text often has one escape right after another (`\u`-escaped CJK): look at the
+      // next byte before calling memchr.
+      if source[index] != ASCII.backslash {
+        // Safe because `index < count`: memchr reads only `source[index..<count]`.
+        guard let found = memchr(source + index, Int32(ASCII.backslash), count - index) else {
+          break
+        }
+        let slash = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - source
+        (out + written).update(from: source + index, count: slash - index)
+        written += slash - index
+        index = slash
       }
-      let slash = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - source
-      (out + written).update(from: source + index, count: slash - index)
-      written += slash - index
-      index = slash
       guard index + 1 < count else { break }
       let kind = source[index + 1]
       index += 2
