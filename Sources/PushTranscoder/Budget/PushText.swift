@@ -91,14 +91,11 @@ public enum PushText {
     var out: [UInt8] = []
     var remaining = limit
     func take(_ decoded: UnsafeBufferPointer<UInt8>) {
-      var end = 0
-      while end < decoded.count {
-        if decoded[end] & 0xC0 != 0x80 {
-          if remaining == 0 { break }
-          remaining -= 1
-        }
-        end += 1
-      }
+      // Eight bytes at a time: the end of the first `remaining` scalars, or all of them.
+      let end = TextCut.scalarPrefixEnd(decoded, scalars: remaining)
+      remaining =
+        end < decoded.count
+        ? 0 : remaining - ScalarCount.ofUTF8(UnsafeBufferPointer(rebasing: decoded[..<end]))
       out.append(contentsOf: UnsafeBufferPointer(rebasing: decoded[..<end]))
     }
     func take(_ slice: StringSlice) {

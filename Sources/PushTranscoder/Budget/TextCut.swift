@@ -24,7 +24,9 @@ public enum TextCut {
     // after the last kept one looks one scalar ahead.
     let prefix =
       memo?.decodedPrefix(text, scalars: cap + 1) ?? text.decodedPrefix(scalars: cap + 1)
-    if var bytes = simplePrefix(of: prefix, limit: cap - ellipsisScalars, cost: { _ in 1 }) {
+    if var bytes = directPrefix(of: prefix, limit: cap - ellipsisScalars, unit: .scalars)
+      ?? simplePrefix(of: prefix, limit: cap - ellipsisScalars, cost: { _ in 1 })
+    {
       bytes.append(contentsOf: ellipsis)
       return .decoded(bytes)
     }
@@ -46,7 +48,9 @@ public enum TextCut {
     let wanted = max(0, room - ellipsisBytes) + 1
     let prefix =
       memo?.decodedPrefix(text, scalars: wanted) ?? text.decodedPrefix(scalars: wanted)
-    if var bytes = simplePrefix(of: prefix, limit: room - ellipsisBytes, cost: escapedCost) {
+    if var bytes = directPrefix(of: prefix, limit: room - ellipsisBytes, unit: .escapedBytes)
+      ?? simplePrefix(of: prefix, limit: room - ellipsisBytes, cost: escapedCost)
+    {
       bytes.append(contentsOf: ellipsis)
       return bytes
     }

@@ -40,4 +40,62 @@ import Testing
     }
     #expect(fastHits > 100, "the fast path must actually be exercised")
   }
+
+  /// The direct path (cut point found word by word, segmentation only from the last restart
+  /// position) against full segmentation from the start, in both units, with texts long enough
+  /// for the restart search to give up (long runs of clusters that are not simple).
+  @Test func directPathAgreesWithGraphemeSegmentationFromTheStart() {
+    var state: UInt64 = 7
+    func next(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int(state >> 33) % bound
+    }
+    let notSimple = ["👨‍👩‍👧", "🇨🇳", "1️⃣", "e\u{301}", "क्ष", "한", "が", "\n", "\"", "\u{1}"]
+    var restarts = 0
+    for round in 0..<4000 {
+      var text = ""
+      let pieces = round % 10 == 0 ? 200 : 1 + next(60)
+      for _ in 0..<pieces {
+        // Every tenth text is mostly clusters that are not simple.
+        text +=
+          round % 10 == 0 && next(8) != 0
+          ? notSimple[next(notSimple.count)] : Self.pool[next(Self.pool.count)]
+      }
+      let decoded = Array(text.utf8)
+      let limit = next(decoded.count + 4)
+      for unit in [TextCut.Unit.scalars, .escapedBytes] {
+        let slow = TextCut.graphemePrefix(of: decoded, limit: limit, cost: unit.characterCost)
+        guard let fast = TextCut.directPrefix(of: decoded, limit: limit, unit: unit) else {
+          // Nil only when everything fits.
+          #expect(slow == decoded, "\(unit) \(limit) of \(text.debugDescription)")
+          continue
+        }
+        #expect(fast == slow, "\(unit) limit \(limit) of \(text.debugDescription)")
+        if fast.count > 0 && fast.count < decoded.count { restarts += 1 }
+      }
+    }
+    #expect(restarts > 1000, "the direct path must actually cut")
+  }
+
+  @Test func escapedPrefixEndCountsEveryByteAtItsEscapedSize() {
+    var state: UInt64 = 11
+    func next(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int(state >> 33) % bound
+    }
+    let alphabet: [UInt8] = [0x61, 0x22, 0x5C, 0x0A, 0x01, 0x1F, 0x20, 0x7F, 0xE4, 0xB8, 0xAD]
+    for _ in 0..<2000 {
+      let bytes = (0..<next(40)).map { _ in alphabet[next(alphabet.count)] }
+      let limit = next(80)
+      // Reference: byte by byte.
+      var used = 0
+      var expected = 0
+      while expected < bytes.count && used + JSONEscapes.escapedLength(bytes[expected]) <= limit {
+        used += JSONEscapes.escapedLength(bytes[expected])
+        expected += 1
+      }
+      let end = bytes.withUnsafeBufferPointer { TextCut.escapedPrefixEnd($0, limit: limit) }
+      #expect(end == expected, "\(bytes) limit \(limit)")
+    }
+  }
 }

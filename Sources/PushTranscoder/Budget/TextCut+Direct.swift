@@ -1,0 +1,146 @@
+/// The direct path of the cuts (SPEC 5, 9): where a cut falls is found without walking the
+/// text scalar by scalar, and grapheme segmentation, when the scalars on either side of the cut
+/// could join, runs only from the last position before the cut that no UAX #29 rule reaches
+/// across, instead of from the start of a text of several kilobytes.
+///
+/// Why a restart is safe: between two "simple" scalars (`TextCut.isSimple`: printable ASCII and
+/// the CJK ranges, none of which is CR, LF, a control, Extend, ZWJ, SpacingMark, Prepend, a
+/// regional indicator, Hangul, an Indic conjunct letter or Extended_Pictographic) only GB999
+/// applies, so that position is a boundary; and every rule that looks further back (GB9c's
+/// conjunct chains, GB11's emoji chains, GB12/13's regional-indicator runs) stops at a simple
+/// scalar, so no boundary after that position depends on the text before it. Segmenting from
+/// there gives the boundaries that segmenting from the start gives.
+extension TextCut {
+  /// What the limit of a cut counts.
+  enum Unit {
+    /// Unicode scalars (the caps of SPEC 5 step 1).
+    case scalars
+    /// Bytes once canonically escaped (the byte budgets of SPEC 5 step 2).
+    case escapedBytes
+
+    /// The cost of one grapheme cluster in this unit.
+    var characterCost: (Character) -> Int {
+      switch self {
+      case .scalars:
+        return { $0.unicodeScalars.count }
+      case .escapedBytes:
+        return { character in
+          var length = 0
+          for byte in character.utf8 { length += JSONEscapes.escapedLength(byte) }
+          return length
+        }
+      }
+    }
+  }
+
+  /// How many scalars before the cut are searched for a restart position; past that, the
+  /// segmentation starts at the beginning of the text (as `graphemePrefix` always did).
+  static let restartSearchScalars = 64
+
+  /// The longest prefix of `decoded` (valid UTF-8) made of whole grapheme clusters whose cost
+  /// in `unit` is at most `limit`: what `graphemePrefix(of:limit:cost:)` gives, without its walk
+  /// from the start. Nil when the whole of `decoded` fits (the callers cut only text that does
+  /// not), for the caller to use the other paths.
+  static func directPrefix(of decoded: [UInt8], limit: Int, unit: Unit) -> [UInt8]? {
+    guard limit >= 0 else { return nil }
+    return decoded.withUnsafeBufferPointer { bytes -> [UInt8]? in
+      // `end`: the end of the longest prefix of whole scalars whose cost fits.
+      var end: Int
+      switch unit {
+      case .scalars:
+        end = scalarPrefixEnd(bytes, scalars: limit)
+      case .escapedBytes:
+        // Each byte's escaped cost is its own (bytes of a multi-byte scalar cost one each): the
+        // longest byte prefix that fits, backed up to the start of the scalar that crosses it.
+        end = escapedPrefixEnd(bytes, limit: limit)
+        while end < bytes.count && end > 0 && bytes[end] & 0xC0 == 0x80 { end -= 1 }
+      }
+      guard end < bytes.count else { return nil }
+      // The first scalar alone is over the limit, and so is the first cluster.
+      if end == 0 { return [] }
+      let nextEnd = end + utf8Length(bytes[end])
+      guard nextEnd <= bytes.count else { return nil }
+      var start = scalarStart(bytes, before: end)
+      if isSimple(range(bytes, start, end)) && isSimple(range(bytes, end, nextEnd)) {
+        return Array(bytes[..<end])
+      }
+      // Look back for two simple scalars side by side: the boundary between them is a restart.
+      var restart = 0
+      var startEnd = end
+      var searched = 0
+      while start > 0 && searched < restartSearchScalars {
+        let previous = scalarStart(bytes, before: start)
+        if isSimple(range(bytes, previous, start)) && isSimple(range(bytes, start, startEnd)) {
+          restart = start
+          break
+        }
+        startEnd = start
+        start = previous
+        searched += 1
+      }
+      // Everything before the restart is whole clusters that fit; segment the rest, up to and
+      // including the scalar that crosses the limit (a boundary depends only on the scalars
+      // before it and the one after it).
+      let used =
+        unit == .scalars
+        ? ScalarCount.ofUTF8(range(bytes, 0, restart))
+        : JSONEscapes.escapedLength(range(bytes, 0, restart))
+      let kept = graphemePrefix(
+        of: Array(bytes[restart..<nextEnd]), limit: limit - used, cost: unit.characterCost)
+      return Array(bytes[..<(restart + kept.count)])
+    }
+  }
+
+  /// `bytes[from ..< to]`.
+  @inline(__always)
+  static func range(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int)
+    -> UnsafeBufferPointer<UInt8>
+  {
+    UnsafeBufferPointer(rebasing: bytes[from..<to])
+  }
+
+  /// The start of the scalar that ends at `position` (> 0) in valid UTF-8.
+  @inline(__always)
+  static func scalarStart(_ bytes: UnsafeBufferPointer<UInt8>, before position: Int) -> Int {
+    var start = position - 1
+    while start > 0 && bytes[start] & 0xC0 == 0x80 { start -= 1 }
+    return start
+  }
+
+  /// The length of the longest prefix of `bytes` whose canonically escaped size is at most
+  /// `limit`: eight bytes at a time while none of them needs an escape (`"`, `\`, a control
+  /// byte below 0x20), byte by byte around those that do.
+  static func escapedPrefixEnd(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Int {
+    guard let base = bytes.baseAddress else { return 0 }
+    let count = bytes.count
+    var used = 0
+    var index = 0
+    while index < count {
+      if index + 8 <= count && used + 8 <= limit {
+        // Safe because index + 8 <= count.
+        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+        if !anyByteNeedsEscape(word) {
+          used += 8
+          index += 8
+          continue
+        }
+      }
+      let cost = JSONEscapes.escapedLength(base[index])
+      if used + cost > limit { return index }
+      used += cost
+      index += 1
+    }
+    return index
+  }
+
+  /// True when a byte of `word` is escaped in canonical JSON: `"`, `\` or below 0x20.
+  @inline(__always)
+  static func anyByteNeedsEscape(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let high: UInt64 = 0x8080_8080_8080_8080
+    // True when a byte of `x` is below `n` (n <= 0x80): exact as a whole-word test.
+    func hasLess(_ x: UInt64, _ n: UInt64) -> Bool { (x &- ones &* n) & ~x & high != 0 }
+    return hasLess(word, 0x20) || hasLess(word ^ (ones &* UInt64(ASCII.quote)), 1)
+      || hasLess(word ^ (ones &* UInt64(ASCII.backslash)), 1)
+  }
+}
