@@ -45,11 +45,8 @@ import Testing
   /// position) against full segmentation from the start, in both units, with texts long enough
   /// for the restart search to give up (long runs of clusters that are not simple).
   @Test func directPathAgreesWithGraphemeSegmentationFromTheStart() {
-    var state: UInt64 = 7
-    func next(_ bound: Int) -> Int {
-      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return Int(state >> 33) % bound
-    }
+    var random = SplitMix64(seed: 7)
+    func next(_ bound: Int) -> Int { random.below(bound) }
     let notSimple = ["👨‍👩‍👧", "🇨🇳", "1️⃣", "e\u{301}", "क्ष", "한", "が", "\n", "\"", "\u{1}"]
     var restarts = 0
     for round in 0..<4000 {
@@ -78,11 +75,8 @@ import Testing
   }
 
   @Test func escapedPrefixEndCountsEveryByteAtItsEscapedSize() {
-    var state: UInt64 = 11
-    func next(_ bound: Int) -> Int {
-      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return Int(state >> 33) % bound
-    }
+    var random = SplitMix64(seed: 11)
+    func next(_ bound: Int) -> Int { random.below(bound) }
     let alphabet: [UInt8] = [0x61, 0x22, 0x5C, 0x0A, 0x01, 0x1F, 0x20, 0x7F, 0xE4, 0xB8, 0xAD]
     for _ in 0..<2000 {
       let bytes = (0..<next(40)).map { _ in alphabet[next(alphabet.count)] }
