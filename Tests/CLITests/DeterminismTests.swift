@@ -21,6 +21,25 @@ extension CLITests {
       }
     }
 
+    /// A 4 MiB chunk goes to the workers in ~1 MiB pieces: the 1 MB corpus above fits in one
+    /// piece, so this one is larger than two pieces, and its default-size chunks split while
+    /// 64 KiB chunks never do.
+    @Test func streamIsByteIdenticalWhenChunksSplitIntoPieces() throws {
+      let input = try Corpus.multiPiece
+      let size = try FileManager.default.attributesOfItem(atPath: input)[.size] as? Int ?? 0
+      #expect(size > 2 << 20, "the corpus must span more than two pieces")
+      var reference: Data? = nil
+      for (threads, chunk) in [(1, 65536), (1, 4_194_304), (2, 4_194_304), (3, 2_097_152)] {
+        let result = try CLI.run([input, "--threads", "\(threads)", "--chunk-bytes", "\(chunk)"])
+        #expect(result.status == 0)
+        if let reference {
+          #expect(result.stdout == reference, "--threads \(threads) --chunk-bytes \(chunk)")
+        } else {
+          reference = result.stdout
+        }
+      }
+    }
+
     @Test(arguments: ["none", "gzip", "lz4"])
     func batchDirectoriesAreIdenticalAcrossThreads(compress: String) throws {
       let dir = try TemporaryDirectory()

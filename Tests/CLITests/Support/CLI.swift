@@ -215,6 +215,13 @@ enum Corpus {
         seed: 13, megabytes: "0.25", extra: ["--malformed", "--malformed-rate", "0.05"])
     }
   }
+  /// About 2.5 MB with 5 % malformed lines: more than two work pieces (1 MiB) in one chunk.
+  static var multiPiece: String {
+    get throws {
+      try generated(
+        seed: 17, megabytes: "2.5", extra: ["--malformed", "--malformed-rate", "0.05"])
+    }
+  }
   /// About 0.25 MB of valid messages, for the many small runs.
   static var small: String { get throws { try generated(seed: 3, megabytes: "0.25") } }
 
