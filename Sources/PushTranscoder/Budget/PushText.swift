@@ -118,10 +118,14 @@ public enum PushText {
 
   /// The number of decoded UTF-8 bytes.
   public var decodedByteCount: Int {
+    // Measured without decoding (xiaomi checks its ext's decoded size for every message).
+    func length(_ slice: StringSlice) -> Int {
+      slice.hasEscapes ? JSONEscapes.decodedLength(slice.rawBytes) : slice.count
+    }
     switch self {
-    case .slice(let slice) where !slice.hasEscapes: slice.count
-    case .decoded(let bytes): bytes.count
-    default: decodedBytes().count
+    case .slice(let slice): return length(slice)
+    case .pieces(let pieces): return pieces.reduce(0) { $0 + length($1) }
+    case .decoded(let bytes): return bytes.count
     }
   }
 

@@ -74,16 +74,18 @@ struct Vivo: PushVendor {
         }
       }
     } else {
-      // `h` + 16 hex digits is 17 ASCII bytes; cut like a key in case the limit is ever lower.
-      var hashed: [UInt8] = [UInt8(ascii: "h")]
+      // `h` + 16 hex digits is 17 ASCII bytes, written in place (no array per line); cut like a
+      // key in case the limit is ever lower.
       let digits: StaticString = "0123456789abcdef"
       let hash = notice.lineHash  // hashes the whole line: once
-      for shift in stride(from: 60, through: 0, by: -4) {
-        hashed.append(digits.utf8Start[Int((hash >> UInt64(shift)) & 0xF)])
+      // Safe because `reserve(17)` makes room for the 17 bytes written; only the first
+      // `min(17, room)` of them are committed.
+      let out = writer.reserve(17)
+      out[0] = UInt8(ascii: "h")
+      for index in 0..<16 {
+        out[1 + index] = digits.utf8Start[Int((hash >> UInt64(60 - 4 * index)) & 0xF)]
       }
-      hashed.withUnsafeBufferPointer { bytes in
-        writer.raw(UnsafeBufferPointer(rebasing: bytes[..<min(bytes.count, max(room, 0))]))
-      }
+      writer.advance(by: min(17, max(room, 0)))
     }
     suffix.withUnsafeBufferPointer { writer.raw($0) }
     writer.byte(ASCII.quote)
