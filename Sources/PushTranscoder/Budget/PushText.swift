@@ -152,7 +152,7 @@ public enum ScalarCount {
     while index + 8 <= count {
       // Safe because index + 8 <= count.
       let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-      continuations &+= (word & ~(word << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
+      continuations &+= SWAR.countHighBits(word & ~(word << 1) & 0x8080_8080_8080_8080)
       index &+= 8
     }
     while index < count {
@@ -179,7 +179,7 @@ public enum ScalarCount {
         let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
         let x = word ^ (ones &* UInt64(ASCII.backslash))
         if (x &- ones) & ~x & high == 0 {
-          count &+= 8 - (word & ~(word << 1) & high).nonzeroBitCount
+          count &+= 8 - SWAR.countHighBits(word & ~(word << 1) & high)
           index &+= 8
           continue
         }

@@ -137,7 +137,7 @@ public enum TextCut {
     while index + 8 <= bytes.count {
       // Safe because index + 8 <= bytes.count.
       let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
-      let leads = 8 - (word & ~(word << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
+      let leads = 8 - SWAR.countHighBits(word & ~(word << 1) & 0x8080_8080_8080_8080)
       if seen + leads > scalars { break }
       seen += leads
       index += 8

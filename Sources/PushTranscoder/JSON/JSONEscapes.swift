@@ -345,7 +345,7 @@ public enum JSONEscapes {
         if !hasBackslash {
           // Continuation bytes are 10xxxxxx: bit 7 set, bit 6 clear.
           let continuation = word & high & ~(word << 1)
-          let leads = 8 - continuation.nonzeroBitCount
+          let leads = 8 - SWAR.countHighBits(continuation)
           if scalars + leads <= maxScalars {
             UnsafeMutableRawPointer(out + written).storeBytes(of: word, as: UInt64.self)
             written += 8

@@ -214,6 +214,16 @@ import Testing
   /// A full pool used to refuse every new buffer: once filled with sizes nobody asked for any
   /// more (concurrent tests, or a run's odd sizes) it never recycled again, and
   /// `pageAlignedBuffersAreRecycled` failed now and then. It now drops its oldest buffer.
+  @Test func highBitCountsAgreeWithNonzeroBitCount() {
+    var random = SplitMix64(seed: 5)
+    for _ in 0..<10_000 {
+      let mask = random.next() & 0x8080_8080_8080_8080
+      #expect(SWAR.countHighBits(mask) == mask.nonzeroBitCount)
+    }
+    #expect(SWAR.countHighBits(0) == 0)
+    #expect(SWAR.countHighBits(0x8080_8080_8080_8080) == 8)
+  }
+
   @Test func aFullPoolKeepsTheNewestAndHandsBackTheOldest() {
     let pool = BufferPool<Int>(limit: 2)
     #expect(pool.put(1) == nil)
