@@ -88,32 +88,45 @@ public enum PushText {
   /// The decoded UTF-8 of at most the first `limit` scalars (a cut needs only a prefix: a
   /// grapheme boundary depends on the scalars before it and the one after it, UAX #29).
   public func decodedPrefix(scalars limit: Int) -> [UInt8] {
-    var out: [UInt8] = []
-    var remaining = limit
-    func take(_ decoded: UnsafeBufferPointer<UInt8>) {
-      // Eight bytes at a time: the end of the first `remaining` scalars, or all of them.
-      let end = TextCut.scalarPrefixEnd(decoded, scalars: remaining)
-      remaining =
-        end < decoded.count
-        ? 0 : remaining - ScalarCount.ofUTF8(UnsafeBufferPointer(rebasing: decoded[..<end]))
-      out.append(contentsOf: UnsafeBufferPointer(rebasing: decoded[..<end]))
-    }
-    func take(_ slice: StringSlice) {
-      if slice.hasEscapes {
-        var decoded: [UInt8] = []
-        JSONEscapes.decode(slice.rawBytes, into: &decoded, maxScalars: remaining)
-        decoded.withUnsafeBufferPointer { take($0) }
-      } else {
-        take(slice.rawBytes)
+    switch self {
+    case .slice(let slice):
+      return Self.decodedPrefix(of: CollectionOfOne(slice), capacity: slice.count, scalars: limit)
+    case .pieces(let pieces):
+      let capacity = pieces.reduce(0) { $0 + $1.count }
+      return Self.decodedPrefix(of: pieces, capacity: capacity, scalars: limit)
+    case .decoded(let bytes):
+      return bytes.withUnsafeBufferPointer {
+        Array($0[..<TextCut.scalarPrefixEnd($0, scalars: limit)])
       }
     }
-    switch self {
-    case .slice(let slice): take(slice)
-    case .pieces(let pieces):
-      for piece in pieces where remaining > 0 { take(piece) }
-    case .decoded(let bytes): bytes.withUnsafeBufferPointer { take($0) }
+  }
+
+  /// Decodes (or copies) the pieces' first `limit` scalars straight into one array of
+  /// `capacity` bytes, their stored length: decoding never lengthens a text.
+  private static func decodedPrefix<Pieces: Sequence<StringSlice>>(
+    of pieces: Pieces, capacity: Int, scalars limit: Int
+  ) -> [UInt8] {
+    [UInt8](unsafeUninitializedCapacity: max(capacity, 1)) { buffer, initialized in
+      // Safe because the buffer has room for every piece's stored bytes, and a decoded or
+      // copied piece never takes more room than it is stored in.
+      let out = buffer.baseAddress!
+      var written = 0
+      var remaining = limit
+      for piece in pieces where remaining > 0 {
+        let start = written
+        if piece.hasEscapes {
+          written += JSONEscapes.decode(piece.rawBytes, at: out + written, maxScalars: remaining)
+        } else {
+          let raw = piece.rawBytes
+          let end = TextCut.scalarPrefixEnd(raw, scalars: remaining)
+          (out + written).initialize(from: piece.pointer, count: end)
+          written += end
+        }
+        remaining -= ScalarCount.ofUTF8(
+          UnsafeBufferPointer(start: out + start, count: written - start))
+      }
+      initialized = written
     }
-    return out
   }
 
   /// The number of decoded UTF-8 bytes.
