@@ -63,6 +63,62 @@ extension CLITests {
       #expect(check.status == 0, "\(check.stdoutText)\(check.stderrText)")
     }
 
+    /// `--force` reuses the replaced run's batch files for their inodes (`ReplacedBatches`): the
+    /// new batches are what a fresh run writes, an old batch also linked elsewhere is left
+    /// alone, and the `.replaced/` folder a stopped run leaves behind is cleaned up.
+    @Test func forceReusesOldBatchesSafely() throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let input = try Corpus.smallMalformed
+      let out = dir.file("out")
+      let arguments = [input, "-o", out, "--batch-records", "50", "--vendors", "apns,vivo"]
+      let first = try CLI.run(arguments)
+      #expect(first.status == 0, "\(first.stderrText)")
+      let manager = FileManager.default
+      let names = try manager.contentsOfDirectory(atPath: out + "/apns").sorted()
+      try #require(names.count > 2)
+      var contents: [String: Data] = [:]
+      for name in names {
+        contents[name] = try Data(contentsOf: URL(fileURLWithPath: out + "/apns/" + name))
+      }
+      // A hard link to an old batch (someone archived it), and a stopped run's leftovers.
+      try #require(link(out + "/apns/" + names[0], dir.file("archived.ndjson")) == 0)
+      try manager.createDirectory(atPath: out + "/.replaced/fcm", withIntermediateDirectories: true)
+      try Data("stale\n".utf8).write(
+        to: URL(fileURLWithPath: out + "/.replaced/fcm/batch-000009.ndjson"))
+      func inodes(_ folders: [String]) throws -> Set<Int> {
+        var found = Set<Int>()
+        for folder in folders {
+          for name in try manager.contentsOfDirectory(atPath: folder) {
+            let attributes = try manager.attributesOfItem(atPath: folder + "/" + name)
+            found.insert((attributes[.systemFileNumber] as! NSNumber).intValue)
+          }
+        }
+        return found
+      }
+      let reusable = try inodes([out + "/apns", out + "/vivo", out + "/.replaced/fcm"])
+      let forced = try CLI.run(arguments + ["--force"])
+      #expect(forced.status == 0, "\(forced.stderrText)")
+      #expect(
+        try Data(contentsOf: URL(fileURLWithPath: dir.file("archived.ndjson")))
+          == contents[names[0]])
+      #expect(!manager.fileExists(atPath: out + "/.replaced"))
+      // Every new batch took an old inode, but not the linked one.
+      let reused = try inodes([out + "/apns", out + "/vivo"])
+      #expect(reused.isSubset(of: reusable))
+      #expect(
+        !reused.contains(
+          try
+            (manager.attributesOfItem(atPath: dir.file("archived.ndjson"))[.systemFileNumber]
+            as! NSNumber).intValue))
+      #expect(try manager.contentsOfDirectory(atPath: out + "/apns").sorted() == names)
+      for name in names {
+        #expect(
+          try Data(contentsOf: URL(fileURLWithPath: out + "/apns/" + name)) == contents[name],
+          "\(name)")
+      }
+    }
+
     /// SIGKILL mid-run: no manifest, and no file under a final `batch-*` name is incomplete.
     @Test(arguments: ["gzip", "none"])
     func killedRunLeavesNoIncompleteBatch(compress: String) throws {

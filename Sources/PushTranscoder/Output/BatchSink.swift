@@ -49,6 +49,15 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
   private let lock = NSLock()
   private var entries: [Entry] = []
   private var failure: String? = nil
+  /// Batch contents and compressed files, recycled once a job has written its file: a batch
+  /// buffer that grew from nothing by doubling would fault in fresh pages and copy its bytes
+  /// a dozen times per batch.
+  private let buffers = BufferPool<JSONWriter>(limit: 16)
+  /// Per vendor, the size of its last batch: the next one starts with room for about as much.
+  @exclusivity(unchecked) private var lastBatchBytes: [Int] = Array(
+    repeating: 0, count: VendorID.allCases.count)
+  /// The replaced run's batch files (`--force` on an existing directory), reused for new ones.
+  private let replaced: ReplacedBatches?
   private let jobs = DispatchGroup()
   private let jobSlots: DispatchSemaphore
   private let queue = DispatchQueue(label: "push-transcode.compress", attributes: .concurrent)
@@ -65,6 +74,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
     self.optionsJSON = optionsJSON
     self.jobSlots = DispatchSemaphore.permits(max(1, threads) + 1)
     let manager = FileManager.default
+    var replaced: ReplacedBatches? = nil
     var isDirectory: ObjCBool = false
     if manager.fileExists(atPath: directory, isDirectory: &isDirectory) {
       guard force else {
@@ -75,7 +85,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
         throw SinkError.io("\(directory) exists and is not a directory")
       }
       // The manifest goes first, so the directory never looks complete while it is rewritten.
-      for name in ["manifest.json", "rejects.ndjson"] + VendorID.allCases.map(\.name) {
+      for name in ["manifest.json", "rejects.ndjson"] {
         let path = directory + "/" + name
         if manager.fileExists(atPath: path) {
           do { try manager.removeItem(atPath: path) } catch {
@@ -83,6 +93,8 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
           }
         }
       }
+      // The old batches are moved aside for their inodes (see `ReplacedBatches`).
+      replaced = try ReplacedBatches(directory: directory, moving: VendorID.allCases.map(\.name))
     }
     do {
       try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -90,6 +102,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
       throw SinkError.io(
         "cannot create output directory \(directory): \(error.localizedDescription)")
     }
+    self.replaced = replaced
     rejectsFile = try BufferedFile(creating: directory + "/.rejects.ndjson.tmp")
   }
 
@@ -114,9 +127,12 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
         last += 1
       }
       let end = Int(refs[last].end)
+      if open[vendor].records == 0 {
+        open[vendor].bytes = takeBuffer(capacity: lastBatchBytes[vendor] + end - start)
+        open[vendor].first = (output.source, Int(refs[index].line))
+      }
       // In place: no copy of the open batch (its writer, its source names) per record.
       open[vendor].bytes.raw(UnsafeBufferPointer(rebasing: bytes[start..<end]))
-      if open[vendor].records == 0 { open[vendor].first = (output.source, Int(refs[index].line)) }
       open[vendor].records += last - index + 1
       open[vendor].lastLine = Int(refs[last].line)
       touched |= 1 << vendor
@@ -138,6 +154,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
     for vendor in VendorID.allCases where open[vendor.rawValue].records > 0 { try submit(vendor) }
     jobs.wait()
     try checkFailure()
+    try replaced?.removeRest()
     try rejectsFile.close()
     try rename(directory + "/.rejects.ndjson.tmp", directory + "/rejects.ndjson")
     try writeManifest(stats: stats, seconds: seconds, inputBytes: inputBytes)
@@ -168,6 +185,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
     let records = batch.records
     let content = batch.bytes
     batch.bytes = JSONWriter(capacity: 0)
+    lastBatchBytes[vendor.rawValue] = content.count
     jobSlots.wait()
     jobs.enter()
     queue.async { [self] in
@@ -177,15 +195,26 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
       }
       do {
         let crc = CRC32.checksum(content.buffer)
-        let data = try OutputCompressor.compressWhole(content.buffer, compression, level: level)
+        var compressed = compression == .none ? nil : takeBuffer(capacity: content.count / 2)
+        if compressed != nil {
+          OutputCompressor.compressWhole(
+            content.buffer, compression, level: level, into: &compressed!)
+        }
+        defer {
+          recycle(content)
+          if let compressed { recycle(compressed) }
+        }
         let temporary = folder + "/." + name + ".tmp"
+        // An old file renamed to the temporary name is truncated when opened.
+        _ = replaced?.reuse(as: temporary)
         let file = try BufferedFile(creating: temporary)
-        if let data { try file.write(data) } else { try file.write(content.buffer) }
+        try file.write(compressed?.buffer ?? content.buffer)
         try file.close()
         try rename(temporary, folder + "/" + name)
         let entry = Entry(
           vendor: vendor, index: index, file: vendor.name + "/" + name, records: records,
-          bytes: content.count, fileBytes: data?.count ?? content.count, crc32: crc, first: first,
+          bytes: content.count, fileBytes: compressed?.count ?? content.count, crc32: crc,
+          first: first,
           last: last)
         lock.lock()
         entries.append(entry)
@@ -196,6 +225,21 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
         lock.unlock()
       }
     }
+  }
+
+  /// An empty buffer with room for `capacity` bytes (rounded up to a power of two, at least
+  /// 64 KiB), recycled when one is free.
+  private func takeBuffer(capacity: Int) -> JSONWriter {
+    let wanted = max(capacity, 1 << 16)
+    // Safe because `wanted - 1 > 0`, so the shift is below `Int.bitWidth`.
+    let rounded = 1 << (Int.bitWidth - (wanted - 1).leadingZeroBitCount)
+    return buffers.take(where: { $0.capacity >= rounded }) ?? JSONWriter(capacity: rounded)
+  }
+
+  private func recycle(_ buffer: JSONWriter) {
+    var buffer = buffer
+    buffer.removeAll()
+    buffers.put(buffer)
   }
 
   private func rename(_ from: String, _ to: String) throws {

@@ -86,6 +86,36 @@ public final class GzipCompressor: @unchecked Sendable {
     return output
   }
 
+  /// Appends a complete gzip file holding `bytes` to `output`, deflated in one call straight into
+  /// the writer's buffer (no scratch copy, no growth): the same bytes as `compress`.
+  public static func compress(
+    _ bytes: UnsafeBufferPointer<UInt8>, level: Int = defaultLevel, into output: inout JSONWriter
+  ) {
+    let compressor = GzipCompressor(level: level)
+    let stream = compressor.stream
+    // zlib counts in 32 bits: a batch larger than that takes the streaming path.
+    guard bytes.count < Int(UInt32.max / 2) else {
+      var array: [UInt8] = []
+      compressor.append(UnsafeRawBufferPointer(bytes), to: &array)
+      compressor.finish(to: &array)
+      array.withUnsafeBufferPointer { output.raw($0) }
+      return
+    }
+    let bound = Int(deflateBound(stream, uLong(bytes.count)))
+    // Safe because `reserve(bound)` makes room for deflate's worst case for `bytes.count` input
+    // bytes (deflateBound includes the gzip header and trailer); deflate only reads through
+    // next_in (zlib's API lacks const), and only what it wrote is committed.
+    let target = output.reserve(bound)
+    stream.pointee.next_in = UnsafeMutablePointer(mutating: bytes.baseAddress)
+    stream.pointee.avail_in = uInt(bytes.count)
+    stream.pointee.next_out = target
+    stream.pointee.avail_out = uInt(bound)
+    let status = deflate(stream, Z_FINISH)
+    precondition(status == Z_STREAM_END, "deflate did not finish within deflateBound (\(status))")
+    output.advance(by: bound - Int(stream.pointee.avail_out))
+    compressor.finished = true
+  }
+
   private func run(_ flush: Int32, _ output: inout [UInt8]) {
     while true {
       stream.pointee.next_out = scratch

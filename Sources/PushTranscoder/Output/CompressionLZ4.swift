@@ -25,10 +25,7 @@ public final class LZ4FrameCompressor: @unchecked Sendable {
   /// A compressor at `level` (1–12; 1 is liblz4's fast mode, 3 and up its HC mode).
   public init(level: Int = LZ4FrameCompressor.defaultLevel) {
     precondition(Self.levels.contains(level), "lz4 level must be 1...12")
-    var preferences = LZ4F_preferences_t()
-    preferences.compressionLevel = Int32(level)
-    preferences.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled
-    preferences.frameInfo.blockSizeID = LZ4F_max64KB
+    var preferences = Self.framePreferences(level: level)
     self.preferences = preferences
     let bound = LZ4F_compressBound(Self.pieceBytes, &preferences)
     scratchCapacity = max(bound, Int(LZ4F_HEADER_SIZE_MAX)) + 64
@@ -88,6 +85,32 @@ public final class LZ4FrameCompressor: @unchecked Sendable {
     compressor.append(UnsafeRawBufferPointer(bytes), to: &output)
     compressor.finish(to: &output)
     return output
+  }
+
+  /// Appends a complete LZ4 frame holding `bytes` to `output` in one call, compressed straight
+  /// into the writer's buffer (no scratch copy, no growth). liblz4 may pick other matches at
+  /// block boundaries than the streaming `append` path: the bytes can differ, the content not.
+  public static func compress(
+    _ bytes: UnsafeBufferPointer<UInt8>, level: Int = defaultLevel, into output: inout JSONWriter
+  ) {
+    precondition(levels.contains(level), "lz4 level must be 1...12")
+    var preferences = framePreferences(level: level)
+    let bound = LZ4F_compressFrameBound(bytes.count, &preferences)
+    // Safe because `reserve(bound)` makes room for the largest frame liblz4 can write for
+    // `bytes.count` input bytes with these preferences; only what it wrote is committed.
+    let target = output.reserve(bound)
+    let written = LZ4F_compressFrame(target, bound, bytes.baseAddress, bytes.count, &preferences)
+    precondition(LZ4F_isError(written) == 0, String(cString: LZ4F_getErrorName(written)))
+    output.advance(by: written)
+  }
+
+  /// 64 KiB linked blocks and a content checksum, at `level`.
+  private static func framePreferences(level: Int) -> LZ4F_preferences_t {
+    var preferences = LZ4F_preferences_t()
+    preferences.compressionLevel = Int32(level)
+    preferences.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled
+    preferences.frameInfo.blockSizeID = LZ4F_max64KB
+    return preferences
   }
 
   private func begin(_ output: inout [UInt8]) {

@@ -67,6 +67,31 @@ import Testing
     #expect(collect(ChunkReader(paths: [gz, lz])).lines.isEmpty)
   }
 
+  /// The one-call batch path (`compress(_:level:into:)`) appends after what the writer holds,
+  /// round-trips, and for gzip writes the very bytes of the streaming path.
+  @Test(arguments: ["gzip", "lz4"], [1, 9])
+  func oneCallCompressionIntoAWriterRoundTrips(codec: String, level: Int) throws {
+    for input in [payload, [], Array("x".utf8)] {
+      var writer = JSONWriter(capacity: 16)
+      writer.raw("prefix")
+      input.withUnsafeBufferPointer { bytes in
+        if codec == "gzip" {
+          GzipCompressor.compress(bytes, level: level, into: &writer)
+        } else {
+          LZ4FrameCompressor.compress(bytes, level: level, into: &writer)
+        }
+      }
+      #expect(Array(writer.bytes.prefix(6)) == Array("prefix".utf8))
+      let file = Array(writer.bytes.dropFirst(6))
+      if codec == "gzip" { #expect(file == GzipCompressor.compress(input, level: level)) }
+      let dir = TemporaryDirectory()
+      let path = dir.write("out." + codec, file)
+      #expect(try run(codec, ["-t", "-q", path]) == 0)
+      #expect(try run(codec, ["-dc", "-q"], stdin: path, stdout: dir.path("back")) == 0)
+      #expect(readBytes(dir.path("back")) == input)
+    }
+  }
+
   @Test func compressionIsDeterministic() {
     #expect(GzipCompressor.compress(payload) == GzipCompressor.compress(payload))
     #expect(LZ4FrameCompressor.compress(payload) == LZ4FrameCompressor.compress(payload))
