@@ -76,7 +76,9 @@ extension Workload {
     }
   }
 
-  /// A full run: `Runner.run` from the corpus file to a fresh batch directory, all vendors.
+  /// A full run: `Runner.run` from the corpus file to a batch directory, all vendors. Each
+  /// round replaces the previous round's directory with `--force`, as a nightly rerun (and
+  /// `compare.sh`'s batch commands) do.
   /// Outcome: the run's stats JSON, which must be identical across compressions and threads.
   static func fullRun(compression: OutputCompression, threads: Int, rounds: Int) -> Workload {
     let label = compression == .gzip ? "gzip -1" : compression.rawValue
@@ -89,10 +91,10 @@ extension Workload {
         let root = FullRunScratch.root
         let output = root + "/out"
         let statsPath = root + "/stats.json"
-        try? FileManager.default.removeItem(atPath: output)
         var configuration = RunConfiguration()
         configuration.inputs = [file]
         configuration.output = output
+        configuration.force = true
         configuration.threads = threads
         configuration.compression = compression
         configuration.level = compression == .gzip ? 1 : nil
@@ -108,7 +110,6 @@ extension Workload {
           let stats = String(data: statsData, encoding: .utf8)
         else { fail("full run wrote no stats") }
         let outputBytes = FullRunScratch.directorySize(output)
-        try? FileManager.default.removeItem(atPath: output)
         guard outputBytes > 0 else { fail("full run (\(label)) wrote no output") }
         return Outcome(accepted: 0, rejected: 0, detail: stats)
       }
