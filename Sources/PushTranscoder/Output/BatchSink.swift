@@ -53,6 +53,9 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
   /// buffer that grew from nothing by doubling would fault in fresh pages and copy its bytes
   /// a dozen times per batch.
   private let buffers = BufferPool<JSONWriter>(limit: 16)
+  /// gzip compressors kept between batches (`deflateReset` instead of a fresh quarter megabyte
+  /// of zlib state per batch); at most one per compression job.
+  private let gzipCompressors = BufferPool<GzipCompressor>(limit: 16)
   /// Per vendor, the size of its last batch: the next one starts with room for about as much.
   @exclusivity(unchecked) private var lastBatchBytes: [Int] = Array(
     repeating: 0, count: VendorID.allCases.count)
@@ -194,11 +197,25 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
         jobs.leave()
       }
       do {
-        let crc = CRC32.checksum(content.buffer)
-        var compressed = compression == .none ? nil : takeBuffer(capacity: content.count / 2)
-        if compressed != nil {
-          OutputCompressor.compressWhole(
-            content.buffer, compression, level: level, into: &compressed!)
+        let crc: UInt32
+        var compressed: JSONWriter? = nil
+        switch compression {
+        case .none:
+          crc = CRC32.checksum(content.buffer)
+        case .gzip:
+          // deflate computes the CRC-32 for the gzip trailer: no second pass.
+          var file = takeBuffer(capacity: content.count / 2)
+          let compressor =
+            gzipCompressors.take() ?? GzipCompressor(level: level ?? GzipCompressor.defaultLevel)
+          crc = compressor.compressWhole(content.buffer, into: &file)
+          gzipCompressors.put(compressor)
+          compressed = file
+        case .lz4:
+          crc = CRC32.checksum(content.buffer)
+          var file = takeBuffer(capacity: content.count / 2)
+          LZ4FrameCompressor.compress(
+            content.buffer, level: level ?? LZ4FrameCompressor.defaultLevel, into: &file)
+          compressed = file
         }
         defer {
           recycle(content)

@@ -43,20 +43,4 @@ struct OutputCompressor {
     }
   }
 
-  /// Appends a whole batch file's compressed bytes to `output` (nothing for `.none`: the batch
-  /// is written as it is).
-  static func compressWhole(
-    _ bytes: UnsafeBufferPointer<UInt8>, _ compression: OutputCompression, level: Int?,
-    into output: inout JSONWriter
-  ) {
-    switch compression {
-    case .none:
-      break
-    case .gzip:
-      GzipCompressor.compress(bytes, level: level ?? GzipCompressor.defaultLevel, into: &output)
-    case .lz4:
-      LZ4FrameCompressor.compress(
-        bytes, level: level ?? LZ4FrameCompressor.defaultLevel, into: &output)
-    }
-  }
 }

@@ -92,6 +92,18 @@ import Testing
     }
   }
 
+  /// One gzip compressor reused for several batch files: each file is what a fresh compressor
+  /// writes, and the CRC-32 it returns (deflate's, for the trailer) is the content's.
+  @Test func aReusedGzipCompressorWritesFreshFilesAndTheirCRC() {
+    let compressor = GzipCompressor(level: 1)
+    for input in [payload, Array("short\n".utf8), [], Array(payload.prefix(70_001))] {
+      var writer = JSONWriter(capacity: 16)
+      let crc = input.withUnsafeBufferPointer { compressor.compressWhole($0, into: &writer) }
+      #expect(crc == CRC32.checksum(input))
+      #expect(writer.bytes == GzipCompressor.compress(input, level: 1))
+    }
+  }
+
   @Test func compressionIsDeterministic() {
     #expect(GzipCompressor.compress(payload) == GzipCompressor.compress(payload))
     #expect(LZ4FrameCompressor.compress(payload) == LZ4FrameCompressor.compress(payload))
