@@ -222,9 +222,14 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
           if let compressed { recycle(compressed) }
         }
         let temporary = folder + "/." + name + ".tmp"
-        // An old file renamed to the temporary name is truncated when opened.
-        _ = replaced?.reuse(as: temporary)
-        let file = try BufferedFile(creating: temporary)
+        // An old file renamed to the temporary name is truncated when opened; one that cannot
+        // be opened for writing is replaced by a new file, as without `--force`.
+        let reused = replaced?.reuse(as: temporary) ?? false
+        let file: BufferedFile
+        do { file = try BufferedFile(creating: temporary) } catch  where reused {
+          unlink(temporary)
+          file = try BufferedFile(creating: temporary)
+        }
         try file.write(compressed?.buffer ?? content.buffer)
         try file.close()
         try rename(temporary, folder + "/" + name)

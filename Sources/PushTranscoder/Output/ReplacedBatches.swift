@@ -18,8 +18,9 @@ import Foundation
 /// How: the old vendor folders are moved (one `rename` each) into `DIR/.replaced/`, so `DIR`
 /// holds only this run's batches from the start. Each new batch file takes an old file by
 /// renaming it to its temporary name and truncating it on open; whatever is left is deleted, with
-/// `.replaced/`, before the manifest is written. Only regular files with a single link are
-/// reused: truncating a file that is also linked elsewhere would destroy that copy.
+/// `.replaced/`, before the manifest is written. Only writable regular files with a single link
+/// are reused: truncating a file that is also linked elsewhere would destroy that copy (and a
+/// file that still cannot be opened is replaced by a new one, as without reuse).
 ///
 /// A run stopped mid-way leaves `.replaced/` behind (with no manifest, as any incomplete run);
 /// the next `--force` run reuses and then removes it.
@@ -62,7 +63,7 @@ final class ReplacedBatches: @unchecked Sendable {
         let path = folder + "/" + file
         var status = stat()
         if lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
-          && status.st_nlink == 1
+          && status.st_nlink == 1 && access(path, W_OK) == 0
         {
           files.append(path)
         }
