@@ -119,7 +119,7 @@ extension TextCut {
       if index + 8 <= count && used + 8 <= limit {
         // Safe because index + 8 <= count.
         let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-        if !anyByteNeedsEscape(word) {
+        if !JSONEscapes.needsEscape(word) {
           used += 8
           index += 8
           continue
@@ -131,16 +131,5 @@ extension TextCut {
       index += 1
     }
     return index
-  }
-
-  /// True when a byte of `word` is escaped in canonical JSON: `"`, `\` or below 0x20.
-  @inline(__always)
-  static func anyByteNeedsEscape(_ word: UInt64) -> Bool {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let high: UInt64 = 0x8080_8080_8080_8080
-    // True when a byte of `x` is below `n` (n <= 0x80): exact as a whole-word test.
-    func hasLess(_ x: UInt64, _ n: UInt64) -> Bool { (x &- ones &* n) & ~x & high != 0 }
-    return hasLess(word, 0x20) || hasLess(word ^ (ones &* UInt64(ASCII.quote)), 1)
-      || hasLess(word ^ (ones &* UInt64(ASCII.backslash)), 1)
   }
 }

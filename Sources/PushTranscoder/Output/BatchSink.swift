@@ -52,7 +52,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
   /// Batch contents and compressed files, recycled once a job has written its file: a batch
   /// buffer that grew from nothing by doubling would fault in fresh pages and copy its bytes
   /// a dozen times per batch.
-  private let buffers = BufferPool<JSONWriter>(limit: 16)
+  private let buffers = WriterPool(limit: 16, smallest: 1 << 16)
   /// gzip compressors kept between batches (`deflateReset` instead of a fresh quarter megabyte
   /// of zlib state per batch); at most one per compression job.
   private let gzipCompressors = BufferPool<GzipCompressor>(limit: 16)
@@ -131,7 +131,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
       }
       let end = Int(refs[last].end)
       if open[vendor].records == 0 {
-        open[vendor].bytes = takeBuffer(capacity: lastBatchBytes[vendor] + end - start)
+        open[vendor].bytes = buffers.take(minimumCapacity: lastBatchBytes[vendor] + end - start)
         open[vendor].first = (output.source, Int(refs[index].line))
       }
       // In place: no copy of the open batch (its writer, its source names) per record.
@@ -204,7 +204,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
           crc = CRC32.checksum(content.buffer)
         case .gzip:
           // deflate computes the CRC-32 for the gzip trailer: no second pass.
-          var file = takeBuffer(capacity: content.count / 2)
+          var file = buffers.take(minimumCapacity: content.count / 2)
           let compressor =
             gzipCompressors.take() ?? GzipCompressor(level: level ?? GzipCompressor.defaultLevel)
           crc = compressor.compressWhole(content.buffer, into: &file)
@@ -212,14 +212,14 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
           compressed = file
         case .lz4:
           crc = CRC32.checksum(content.buffer)
-          var file = takeBuffer(capacity: content.count / 2)
+          var file = buffers.take(minimumCapacity: content.count / 2)
           LZ4FrameCompressor.compress(
             content.buffer, level: level ?? LZ4FrameCompressor.defaultLevel, into: &file)
           compressed = file
         }
         defer {
-          recycle(content)
-          if let compressed { recycle(compressed) }
+          buffers.recycle(content)
+          if let compressed { buffers.recycle(compressed) }
         }
         let temporary = folder + "/." + name + ".tmp"
         // An old file renamed to the temporary name is truncated when opened; one that cannot
@@ -247,21 +247,6 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
         lock.unlock()
       }
     }
-  }
-
-  /// An empty buffer with room for `capacity` bytes (rounded up to a power of two, at least
-  /// 64 KiB), recycled when one is free.
-  private func takeBuffer(capacity: Int) -> JSONWriter {
-    let wanted = max(capacity, 1 << 16)
-    // Safe because `wanted - 1 > 0`, so the shift is below `Int.bitWidth`.
-    let rounded = 1 << (Int.bitWidth - (wanted - 1).leadingZeroBitCount)
-    return buffers.take(where: { $0.capacity >= rounded }) ?? JSONWriter(capacity: rounded)
-  }
-
-  private func recycle(_ buffer: JSONWriter) {
-    var buffer = buffer
-    buffer.removeAll()
-    buffers.put(buffer)
   }
 
   private func rename(_ from: String, _ to: String) throws {

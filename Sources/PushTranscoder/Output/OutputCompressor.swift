@@ -42,5 +42,4 @@ struct OutputCompressor {
     case .lz4(let compressor): compressor.finish(to: &output)
     }
   }
-
 }

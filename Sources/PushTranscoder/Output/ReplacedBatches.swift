@@ -35,15 +35,10 @@ final class ReplacedBatches: @unchecked Sendable {
   init(directory: String, moving names: [String]) throws {
     root = directory + "/.replaced"
     let manager = FileManager.default
-    var moved = false
     for name in names {
       let path = directory + "/" + name
-      var isDirectory: ObjCBool = false
-      guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
-      if !moved {
-        try Self.createDirectory(root)
-        moved = true
-      }
+      guard manager.fileExists(atPath: path) else { continue }
+      try Self.createDirectory(root)
       // A free name under `.replaced/` (an interrupted run may have left the same one).
       var index = 0
       var target = root + "/" + name

@@ -49,35 +49,63 @@ public struct ChunkOutput: Sendable {
 /// chunks in flight, instead of one per chunk.
 public enum OutputBuffers {
   /// More than the pipeline keeps in flight (`2 × threads + 2`) on the machines we target.
-  private static let pool = BufferPool<JSONWriter>(limit: 24)
+  private static let pool = WriterPool(limit: 24, smallest: 1 << 20)
 
   /// A buffer with nothing written, recycled when one is free.
-  public static func take() -> JSONWriter {
-    pool.take() ?? JSONWriter(capacity: 1 << 20)
-  }
+  public static func take() -> JSONWriter { pool.take() }
 
   /// A buffer with room for `minimumCapacity` bytes, recycled when one that large is free. A
   /// buffer too small for the chunk would grow by doubling: each step a fresh allocation
   /// (zeroed pages) and a copy.
-  ///
-  /// The capacity is rounded up to a power of two: chunks cut at line boundaries differ by a
-  /// few bytes, and a buffer sized exactly for one chunk was often just too small for the next,
-  /// so the pool filled with near misses while every chunk faulted in fresh pages. Address
-  /// space is cheap; only the pages written are backed.
   public static func take(minimumCapacity: Int) -> JSONWriter {
-    let capacity = roundedCapacity(minimumCapacity)
-    return pool.take(where: { $0.capacity >= capacity }) ?? JSONWriter(capacity: capacity)
+    pool.take(minimumCapacity: minimumCapacity)
   }
 
   /// The power of two at or above `minimumCapacity`, and at least 1 MiB.
   static func roundedCapacity(_ minimumCapacity: Int) -> Int {
-    let wanted = max(minimumCapacity, 1 << 20)
+    pool.roundedCapacity(minimumCapacity)
+  }
+
+  /// Gives back a buffer that nobody reads any more.
+  public static func recycle(_ writer: consuming JSONWriter) { pool.recycle(writer) }
+}
+
+/// A pool of empty writers (chunk record buffers, batch contents, compressed batch files).
+///
+/// Capacities are rounded up to a power of two: the buffers asked for differ by a few bytes
+/// (chunks cut at line boundaries, batches of whole records), and a buffer sized exactly for
+/// one was often just too small for the next, so the pool filled with near misses while every
+/// request faulted in fresh pages. Address space is cheap; only the pages written are backed.
+final class WriterPool: Sendable {
+  private let pool: BufferPool<JSONWriter>
+  /// The smallest capacity handed out.
+  private let smallest: Int
+
+  init(limit: Int, smallest: Int) {
+    pool = BufferPool(limit: limit)
+    self.smallest = smallest
+  }
+
+  /// Any free writer, or a new one of the smallest capacity.
+  func take() -> JSONWriter {
+    pool.take() ?? JSONWriter(capacity: smallest)
+  }
+
+  /// A writer with room for at least `minimumCapacity` bytes.
+  func take(minimumCapacity: Int) -> JSONWriter {
+    let capacity = roundedCapacity(minimumCapacity)
+    return pool.take(where: { $0.capacity >= capacity }) ?? JSONWriter(capacity: capacity)
+  }
+
+  /// The power of two at or above `minimumCapacity`, and at least `smallest`.
+  func roundedCapacity(_ minimumCapacity: Int) -> Int {
+    let wanted = max(minimumCapacity, smallest, 2)
     // Safe because `wanted - 1 > 0`, so the shift is below `Int.bitWidth`.
     return 1 << (Int.bitWidth - (wanted - 1).leadingZeroBitCount)
   }
 
-  /// Gives back a buffer that nobody reads any more.
-  public static func recycle(_ writer: consuming JSONWriter) {
+  /// Gives back a writer that nobody reads any more (its bytes are forgotten).
+  func recycle(_ writer: consuming JSONWriter) {
     writer.removeAll()
     pool.put(writer)
   }
