@@ -82,8 +82,27 @@ public struct FieldBudget: Sendable {
     }
   }
 
+  /// An upper bound of `size(of: ext)` from the stored length alone, without walking the text:
+  /// every scalar takes at least one stored byte, an escape decodes to fewer bytes than it
+  /// takes, and canonical escaping never lengthens escaped content (`JSONEscapes`). Nil for
+  /// decoded bytes written as escaped JSON, which escaping can lengthen.
+  func sizeUpperBound(of ext: PushText) -> Int? {
+    let stored = ext.storedByteCount
+    switch unit {
+    case .extUTF8Bytes, .extScalars:
+      return stored
+    case .keyAndExtScalars:
+      return FieldBudget.extKeyScalars + stored
+    case .writtenObjectBytes:
+      if case .decoded = ext { return nil }
+      return FieldBudget.extObjectOverhead + stored
+    }
+  }
+
   /// Nil when `ext` fits, else the `over-budget` refusal naming the field and the sizes.
   public func check(_ ext: PushText, vendor: VendorID, memo: TextMemo? = nil) -> VendorRefusal? {
+    // Most ext strings are far below their limit, which their stored length already proves.
+    if let bound = sizeUpperBound(of: ext), bound <= limit { return nil }
     let size = size(of: ext, memo: memo)
     if size <= limit { return nil }
     let unitName =

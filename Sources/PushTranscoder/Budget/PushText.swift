@@ -62,11 +62,24 @@ public enum PushText {
   }
 
   /// The number of Unicode scalars, counted without decoding unescaped text.
-  public var scalarCount: Int {
+  public var scalarCount: Int { scalarCount(stoppingAbove: .max) }
+
+  /// The number of Unicode scalars when it is at most `limit`; otherwise some number above
+  /// `limit`, found without counting to the end. A cap check needs no more: a 6 KB body is not
+  /// walked to its end to learn that it is longer than 50 scalars.
+  public func scalarCount(stoppingAbove limit: Int) -> Int {
     switch self {
-    case .slice(let slice): ScalarCount.of(slice)
-    case .pieces(let pieces): pieces.reduce(0) { $0 + ScalarCount.of($1) }
-    case .decoded(let bytes): bytes.withUnsafeBufferPointer { ScalarCount.ofUTF8($0) }
+    case .slice(let slice):
+      return ScalarCount.of(slice, stoppingAbove: limit)
+    case .pieces(let pieces):
+      var total = 0
+      for piece in pieces {
+        total += ScalarCount.of(piece, stoppingAbove: limit - total)
+        if total > limit { break }
+      }
+      return total
+    case .decoded(let bytes):
+      return bytes.withUnsafeBufferPointer { ScalarCount.ofUTF8($0, stoppingAbove: limit) }
     }
   }
 
@@ -158,6 +171,13 @@ public enum ScalarCount {
   /// bytes at a time: continuation bytes (10xxxxxx) are those with bit 7 set and bit 6 clear.
   @inline(__always)
   public static func ofUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    ofUTF8(bytes, stoppingAbove: .max)
+  }
+
+  /// `ofUTF8(bytes)` when it is at most `limit`, else some number above `limit` (the count
+  /// stops at the first 64-byte block that passes it).
+  @inline(__always)
+  public static func ofUTF8(_ bytes: UnsafeBufferPointer<UInt8>, stoppingAbove limit: Int) -> Int {
     guard let base = bytes.baseAddress else { return 0 }
     let count = bytes.count
     var continuations = 0
@@ -167,6 +187,8 @@ public enum ScalarCount {
       let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
       continuations &+= SWAR.countHighBits(word & ~(word << 1) & 0x8080_8080_8080_8080)
       index &+= 8
+      // Scalars so far: the bytes walked less their continuation bytes.
+      if index & 63 == 0 && index &- continuations > limit { return index &- continuations }
     }
     while index < count {
       if base[index] & 0xC0 == 0x80 { continuations &+= 1 }
@@ -178,8 +200,14 @@ public enum ScalarCount {
   /// Scalars of a slice: lead bytes of raw text; an escape is one scalar, a `\u` surrogate pair
   /// is one scalar, a lone surrogate escape decodes to one U+FFFD (as `JSONEscapes.decode`).
   public static func of(_ slice: StringSlice) -> Int {
+    of(slice, stoppingAbove: .max)
+  }
+
+  /// `of(slice)` when it is at most `limit`, else some number above `limit` (the count stops
+  /// soon after passing it).
+  public static func of(_ slice: StringSlice, stoppingAbove limit: Int) -> Int {
     let bytes = slice.rawBytes
-    if !slice.hasEscapes { return ofUTF8(bytes) }
+    if !slice.hasEscapes { return ofUTF8(bytes, stoppingAbove: limit) }
     var count = 0
     var index = 0
     let end = bytes.count
@@ -187,6 +215,7 @@ public enum ScalarCount {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let high: UInt64 = 0x8080_8080_8080_8080
     while index < end {
+      if count > limit { return count }
       if index + 8 <= end {
         // Safe because index + 8 <= end. A word without a backslash counts like plain UTF-8.
         let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)

@@ -19,7 +19,9 @@ public enum TextCut {
   {
     // Every scalar takes at least one stored byte (an escape takes two or more).
     if text.storedByteCount <= cap { return nil }
-    if (memo?.scalarCount(text) ?? text.scalarCount) <= cap { return nil }
+    let longer =
+      memo?.hasMoreScalars(text, than: cap) ?? (text.scalarCount(stoppingAbove: cap) > cap)
+    if !longer { return nil }
     // Only the first cap + 1 scalars can matter: at most cap − 1 are kept, and the boundary
     // after the last kept one looks one scalar ahead.
     let prefix =

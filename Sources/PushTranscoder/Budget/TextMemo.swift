@@ -15,6 +15,8 @@ public final class TextMemo {
   struct Entry {
     var key: Key
     var scalars: Int?
+    /// A lower bound on the scalars, left by a bounded count that stopped early.
+    var scalarsAtLeast = 0
     /// The decoded UTF-8 of the first `prefixScalars` scalars (all of them when complete).
     var prefix: [UInt8]?
     var prefixScalars = 0
@@ -62,6 +64,23 @@ public final class TextMemo {
     let counted = text.scalarCount
     entries[slot].scalars = counted
     return counted
+  }
+
+  /// True when `text` has more than `cap` scalars: counts at most a little past `cap`, once per
+  /// line for the largest cap asked (the first capped vendor asks about 127, the others less).
+  public func hasMoreScalars(_ text: PushText, than cap: Int) -> Bool {
+    guard let key = Self.key(text) else { return text.scalarCount(stoppingAbove: cap) > cap }
+    let slot = index(key)
+    if let known = entries[slot].scalars { return known > cap }
+    if entries[slot].scalarsAtLeast > cap { return true }
+    let counted = text.scalarCount(stoppingAbove: cap)
+    if counted <= cap {
+      // The count reached the end: exact.
+      entries[slot].scalars = counted
+      return false
+    }
+    entries[slot].scalarsAtLeast = counted
+    return true
   }
 
   /// The decoded UTF-8 of at least the first `limit` scalars of `text` (all of it when the

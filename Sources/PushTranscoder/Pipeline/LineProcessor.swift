@@ -8,7 +8,8 @@ public struct LineProcessor {
   public let options: TranscodeOptions
   private var tokenizer: JSONTokenizer
   private var repaired: [UInt8] = []
-  private let vendors: [any PushVendor]
+  /// The selected vendors, in canonical order; rendered through `VendorID`'s switch.
+  private let vendors: [VendorID]
   private let messages: MessageStage
   /// The parts of the record head every vendor of a line repeats, rendered once per line.
   private var head = RecordHead()
@@ -21,7 +22,7 @@ public struct LineProcessor {
   public init(options: TranscodeOptions, directory: Directory) {
     self.options = options
     self.tokenizer = JSONTokenizer(replaceLoneSurrogates: options.unicode == .replace)
-    self.vendors = options.vendors.map { VendorRegistry.vendor($0) }
+    self.vendors = options.vendors
     self.messages = MessageStage(options: options, directory: directory)
   }
 
@@ -34,7 +35,7 @@ public struct LineProcessor {
   /// True when a selected vendor hashes lines (vivo `requestId` without a key): the caller
   /// may then pass each line's FNV-1a hash to `process`, computed in bulk.
   public var wantsLineHashes: Bool {
-    !options.validateOnly && vendors.contains { $0.id == .vivo }
+    !options.validateOnly && vendors.contains(.vivo)
   }
 
   /// Processes one line (without its terminator) into `output`. `lineHash`, when given, is
@@ -133,26 +134,26 @@ public struct LineProcessor {
     head.prepare(notice, source: output.source, number: number)
     var produced = false
     var firstRefusal: RejectReason? = nil
-    for vendor in vendors {
-      let id = vendor.id
+    for id in vendors {
       let targets = notice.groups.isEmpty ? notice.recipients.count : notice.groups.count
-      let perRecord = notice.groups.isEmpty ? vendor.recipientsPerRecord : 1
-      let parts = max(1, (targets + perRecord - 1) / perRecord)
+      let perRecord = notice.groups.isEmpty ? id.recipientsPerRecord : 1
+      // Most messages fit one record: no division (a `div` per record was 5 % of this loop).
+      let parts = targets <= perRecord ? 1 : (targets + perRecord - 1) / perRecord
       var effects = RenderEffects()
       for part in 1...parts {
         let recordStart = output.main.count
         writeRecordHead(
-          notice, document, vendor: vendor, part: part, perRecord: perRecord, number: number,
+          notice, document, vendor: id, part: part, perRecord: perRecord, number: number,
           &output)
         output.main.raw(",\"payload\":")
         var partEffects = RenderEffects()
         // Rendered in place: a vendor that refuses leaves the writer as it was.
         let refusal =
           notice.groups.count > 1
-          ? vendor.renderPayload(
+          ? id.renderPayload(
             notice.forRecord(part: part), context, part: part, parts: parts,
             into: &output.main, effects: &partEffects)
-          : vendor.renderPayload(
+          : id.renderPayload(
             notice, context, part: part, parts: parts, into: &output.main, effects: &partEffects)
         if let refusal {
           output.main.truncate(to: recordStart)
@@ -187,18 +188,18 @@ public struct LineProcessor {
   }
 
   private func writeRecordHead(
-    _ notice: Notice, _ document: JSONDocument, vendor: any PushVendor, part: Int, perRecord: Int,
+    _ notice: Notice, _ document: JSONDocument, vendor: VendorID, part: Int, perRecord: Int,
     number: Int,
     _ output: inout ChunkOutput
   ) {
     if options.framing == .tsv {
-      output.main.raw(vendor.id.staticName)
+      output.main.raw(vendor.staticName)
       output.main.byte(ASCII.tab)
       output.main.raw(head.number)
       output.main.byte(ASCII.tab)
     }
     output.main.raw(head.prefix)
-    output.main.raw(vendor.id.staticName)
+    output.main.raw(vendor.staticName)
     output.main.byte(ASCII.quote)
     if notice.groups.isEmpty {
       if perRecord >= notice.recipients.count {

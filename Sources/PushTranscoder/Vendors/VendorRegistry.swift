@@ -1,5 +1,5 @@
 /// The limits of one vendor (SPEC 4 table, 9), as data: every budget, cap and per-record count
-/// lives in `VendorLimits.table` and nowhere else.
+/// lives in `VendorLimits.of` and nowhere else.
 public struct VendorLimits: Sendable {
   /// Whole-payload byte budget (canonical bytes), nil for the capped vendors.
   public var payloadBytes: Int?
@@ -29,42 +29,44 @@ public struct VendorLimits: Sendable {
     self.recipientsPerRecord = recipientsPerRecord
   }
 
-  /// The limits of `id`.
-  public static func of(_ id: VendorID) -> VendorLimits { table[id.rawValue] }
-
-  /// Indexed by `VendorID.rawValue`, in canonical order (SPEC 4 table).
-  static let table: [VendorLimits] = [
-    // apns
-    VendorLimits(payloadBytes: 4096, voipPayloadBytes: 5120, recipientsPerRecord: 1),
-    // fcm
-    VendorLimits(payloadBytes: 4000, recipientsPerRecord: 500),
-    // huawei
-    VendorLimits(payloadBytes: 4096, recipientsPerRecord: 1000),
-    // honor
-    VendorLimits(payloadBytes: 4096, recipientsPerRecord: 1000),
-    // harmony
-    VendorLimits(payloadBytes: 4096, recipientsPerRecord: 1000),
-    // xiaomi
-    VendorLimits(
-      titleScalars: 49, bodyScalars: 127,
-      extField: FieldBudget(field: "payload", unit: .extUTF8Bytes, limit: 4096),
-      recipientsPerRecord: 100),
-    // oppo
-    VendorLimits(
-      titleScalars: 50, bodyScalars: 50,
-      extField: FieldBudget(field: "action_parameters", unit: .extScalars, limit: 4000),
-      recipientsPerRecord: 1000),
-    // vivo
-    VendorLimits(
-      titleScalars: 40, bodyScalars: 100,
-      extField: FieldBudget(field: "clientCustomMap", unit: .keyAndExtScalars, limit: 1024),
-      requestIDBytes: 64, recipientsPerRecord: 1000),
-    // meizu
-    VendorLimits(
-      titleScalars: 32, bodyScalars: 100,
-      extField: FieldBudget(field: "parameters", unit: .writtenObjectBytes, limit: 1000),
-      recipientsPerRecord: 100),
-  ]
+  /// The limits of `id` (SPEC 4 table), in canonical order. A switch rather than a global
+  /// table: a renderer asking for its own limits gets constants, with no lazy-global check
+  /// (`swift_once`) and no copy per record.
+  @inline(__always)
+  public static func of(_ id: VendorID) -> VendorLimits {
+    switch id {
+    case .apns:
+      VendorLimits(payloadBytes: 4096, voipPayloadBytes: 5120, recipientsPerRecord: 1)
+    case .fcm:
+      VendorLimits(payloadBytes: 4000, recipientsPerRecord: 500)
+    case .huawei:
+      VendorLimits(payloadBytes: 4096, recipientsPerRecord: 1000)
+    case .honor:
+      VendorLimits(payloadBytes: 4096, recipientsPerRecord: 1000)
+    case .harmony:
+      VendorLimits(payloadBytes: 4096, recipientsPerRecord: 1000)
+    case .xiaomi:
+      VendorLimits(
+        titleScalars: 49, bodyScalars: 127,
+        extField: FieldBudget(field: "payload", unit: .extUTF8Bytes, limit: 4096),
+        recipientsPerRecord: 100)
+    case .oppo:
+      VendorLimits(
+        titleScalars: 50, bodyScalars: 50,
+        extField: FieldBudget(field: "action_parameters", unit: .extScalars, limit: 4000),
+        recipientsPerRecord: 1000)
+    case .vivo:
+      VendorLimits(
+        titleScalars: 40, bodyScalars: 100,
+        extField: FieldBudget(field: "clientCustomMap", unit: .keyAndExtScalars, limit: 1024),
+        requestIDBytes: 64, recipientsPerRecord: 1000)
+    case .meizu:
+      VendorLimits(
+        titleScalars: 32, bodyScalars: 100,
+        extField: FieldBudget(field: "parameters", unit: .writtenObjectBytes, limit: 1000),
+        recipientsPerRecord: 100)
+    }
+  }
 }
 
 /// Every push vendor, in canonical order (SPEC 9): the one place that maps ids to renderers.
@@ -84,6 +86,64 @@ public enum VendorRegistry {
     case .oppo: OPPO()
     case .vivo: Vivo()
     case .meizu: Meizu()
+    }
+  }
+}
+
+extension VendorID {
+  /// Recipients per record (SPEC 4 table).
+  var recipientsPerRecord: Int { VendorLimits.of(self).recipientsPerRecord }
+
+  /// `VendorRegistry.vendor(self).writeRecordExtras`, dispatched by a switch: the per-record
+  /// loop calls each renderer directly, without opening an existential box per call.
+  func writeRecordExtras(_ notice: Notice, into writer: inout JSONWriter) {
+    switch self {
+    case .apns: APNs().writeRecordExtras(notice, into: &writer)
+    case .fcm: FCM().writeRecordExtras(notice, into: &writer)
+    case .huawei: Huawei().writeRecordExtras(notice, into: &writer)
+    case .honor: Honor().writeRecordExtras(notice, into: &writer)
+    case .harmony: Harmony().writeRecordExtras(notice, into: &writer)
+    case .xiaomi: Xiaomi().writeRecordExtras(notice, into: &writer)
+    case .oppo: OPPO().writeRecordExtras(notice, into: &writer)
+    case .vivo: Vivo().writeRecordExtras(notice, into: &writer)
+    case .meizu: Meizu().writeRecordExtras(notice, into: &writer)
+    }
+  }
+
+  /// `VendorRegistry.vendor(self).renderPayload`, dispatched by a switch (see
+  /// `writeRecordExtras`).
+  func renderPayload(
+    _ notice: Notice, _ context: RenderContext, part: Int, parts: Int,
+    into writer: inout JSONWriter, effects: inout RenderEffects
+  ) -> VendorRefusal? {
+    switch self {
+    case .apns:
+      APNs().renderPayload(
+        notice, context, part: part, parts: parts, into: &writer, effects: &effects)
+    case .fcm:
+      FCM().renderPayload(
+        notice, context, part: part, parts: parts, into: &writer, effects: &effects)
+    case .huawei:
+      Huawei().renderPayload(
+        notice, context, part: part, parts: parts, into: &writer, effects: &effects)
+    case .honor:
+      Honor().renderPayload(
+        notice, context, part: part, parts: parts, into: &writer, effects: &effects)
+    case .harmony:
+      Harmony().renderPayload(
+        notice, context, part: part, parts: parts, into: &writer, effects: &effects)
+    case .xiaomi:
+      Xiaomi().renderPayload(
+        notice, context, part: part, parts: parts, into: &writer, effects: &effects)
+    case .oppo:
+      OPPO().renderPayload(
+        notice, context, part: part, parts: parts, into: &writer, effects: &effects)
+    case .vivo:
+      Vivo().renderPayload(
+        notice, context, part: part, parts: parts, into: &writer, effects: &effects)
+    case .meizu:
+      Meizu().renderPayload(
+        notice, context, part: part, parts: parts, into: &writer, effects: &effects)
     }
   }
 }
