@@ -41,7 +41,9 @@ extension TextCut {
   /// in `unit` is at most `limit`: what `graphemePrefix(of:limit:cost:)` gives, without its walk
   /// from the start. Nil when the whole of `decoded` fits (the callers cut only text that does
   /// not), for the caller to use the other paths.
-  static func directPrefix(of decoded: [UInt8], limit: Int, unit: Unit) -> [UInt8]? {
+  static func directPrefix(
+    of decoded: [UInt8], limit: Int, unit: Unit, extraCapacity: Int = 0
+  ) -> [UInt8]? {
     guard limit >= 0 else { return nil }
     return decoded.withUnsafeBufferPointer { bytes -> [UInt8]? in
       // `end`: the end of the longest prefix of whole scalars whose cost fits.
@@ -57,12 +59,12 @@ extension TextCut {
       }
       guard end < bytes.count else { return nil }
       // The first scalar alone is over the limit, and so is the first cluster.
-      if end == 0 { return [] }
+      if end == 0 { return prefixCopy(bytes, upTo: 0, extraCapacity: extraCapacity) }
       let nextEnd = end + utf8Length(bytes[end])
       guard nextEnd <= bytes.count else { return nil }
       var start = scalarStart(bytes, before: end)
       if isSimple(range(bytes, start, end)) && isSimple(range(bytes, end, nextEnd)) {
-        return Array(bytes[..<end])
+        return prefixCopy(bytes, upTo: end, extraCapacity: extraCapacity)
       }
       // Look back for two simple scalars side by side: the boundary between them is a restart.
       var restart = 0
@@ -87,7 +89,7 @@ extension TextCut {
         : JSONEscapes.escapedLength(range(bytes, 0, restart))
       let kept = graphemePrefix(
         of: Array(bytes[restart..<nextEnd]), limit: limit - used, cost: unit.characterCost)
-      return Array(bytes[..<(restart + kept.count)])
+      return prefixCopy(bytes, upTo: restart + kept.count, extraCapacity: extraCapacity)
     }
   }
 

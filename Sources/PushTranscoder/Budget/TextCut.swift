@@ -22,21 +22,31 @@ public enum TextCut {
     let longer =
       memo?.hasMoreScalars(text, than: cap) ?? (text.scalarCount(stoppingAbove: cap) > cap)
     if !longer { return nil }
+    // vivo and meizu both cap bodies at 100 scalars: the second asks for the same cut.
+    if let cut = memo?.cut(of: text, scalars: cap) { return .decoded(cut) }
     // Only the first cap + 1 scalars can matter: at most cap − 1 are kept, and the boundary
     // after the last kept one looks one scalar ahead.
     let prefix =
       memo?.decodedPrefix(text, scalars: cap + 1) ?? text.decodedPrefix(scalars: cap + 1)
-    if var bytes = directPrefix(of: prefix, limit: cap - ellipsisScalars, unit: .scalars)
-      ?? simplePrefix(of: prefix, limit: cap - ellipsisScalars, cost: { _ in 1 })
-    {
-      bytes.append(contentsOf: ellipsis)
-      return .decoded(bytes)
-    }
-    var bytes = graphemePrefix(of: prefix, limit: cap - ellipsisScalars) { character in
-      character.unicodeScalars.count
-    }
-    bytes.append(contentsOf: ellipsis)
+    var bytes =
+      directPrefix(
+        of: prefix, limit: cap - ellipsisScalars, unit: .scalars, extraCapacity: ellipsisBytes)
+      ?? simplePrefix(
+        of: prefix, limit: cap - ellipsisScalars, cost: { _ in 1 }, extraCapacity: ellipsisBytes)
+      ?? graphemePrefix(of: prefix, limit: cap - ellipsisScalars) { character in
+        character.unicodeScalars.count
+      }
+    appendEllipsis(to: &bytes)
+    memo?.remember(cut: bytes, of: text, scalars: cap)
     return .decoded(bytes)
+  }
+
+  /// Appends `…` (without touching the global `ellipsis` array).
+  @inline(__always)
+  static func appendEllipsis(to bytes: inout [UInt8]) {
+    bytes.append(0xE2)
+    bytes.append(0x80)
+    bytes.append(0xA6)
   }
 
   /// The byte-budget cut (SPEC 5 step 2): the longest grapheme prefix of `text` whose canonical
@@ -50,10 +60,12 @@ public enum TextCut {
     let wanted = max(0, room - ellipsisBytes) + 1
     let prefix =
       memo?.decodedPrefix(text, scalars: wanted) ?? text.decodedPrefix(scalars: wanted)
-    if var bytes = directPrefix(of: prefix, limit: room - ellipsisBytes, unit: .escapedBytes)
-      ?? simplePrefix(of: prefix, limit: room - ellipsisBytes, cost: escapedCost)
+    if var bytes = directPrefix(
+      of: prefix, limit: room - ellipsisBytes, unit: .escapedBytes, extraCapacity: ellipsisBytes)
+      ?? simplePrefix(
+        of: prefix, limit: room - ellipsisBytes, cost: escapedCost, extraCapacity: ellipsisBytes)
     {
-      bytes.append(contentsOf: ellipsis)
+      appendEllipsis(to: &bytes)
       return bytes
     }
     var bytes = graphemePrefix(of: prefix, limit: room - ellipsisBytes) {
@@ -62,7 +74,7 @@ public enum TextCut {
       for byte in character.utf8 { length += JSONEscapes.escapedLength(byte) }
       return length
     }
-    bytes.append(contentsOf: ellipsis)
+    appendEllipsis(to: &bytes)
     return bytes
   }
 
@@ -80,7 +92,8 @@ public enum TextCut {
   /// longest prefix, is all that matters. Returns nil (use `graphemePrefix`) otherwise, or when
   /// the whole text fits (the caller only cuts text that does not).
   static func simplePrefix(
-    of decoded: [UInt8], limit: Int, cost: (UnsafeBufferPointer<UInt8>) -> Int
+    of decoded: [UInt8], limit: Int, cost: (UnsafeBufferPointer<UInt8>) -> Int,
+    extraCapacity: Int = 0
   ) -> [UInt8]? {
     decoded.withUnsafeBufferPointer { bytes -> [UInt8]? in
       var used = 0
@@ -105,7 +118,8 @@ public enum TextCut {
         let next = used + cost(scalar)
         if next > limit {
           // Cutting before this scalar: a boundary when it and its predecessor are simple.
-          return simple && previousSimple ? Array(bytes[..<index]) : nil
+          return simple && previousSimple
+            ? prefixCopy(bytes, upTo: index, extraCapacity: extraCapacity) : nil
         }
         used = next
         previousSimple = simple
@@ -113,6 +127,19 @@ public enum TextCut {
       }
       return nil
     }
+  }
+
+  /// `bytes[..<end]` as an array with room for `extraCapacity` more bytes (the `…` a cut
+  /// appends, without growing the array a second time).
+  static func prefixCopy(_ bytes: UnsafeBufferPointer<UInt8>, upTo end: Int, extraCapacity: Int)
+    -> [UInt8]
+  {
+    // (Not `init(unsafeUninitializedCapacity:)`: unspecialized in the standard library, it
+    // looks its storage type up at run time on every call.)
+    var copy: [UInt8] = []
+    copy.reserveCapacity(end + extraCapacity)
+    copy.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<end]))
+    return copy
   }
 
   /// True when all eight bytes are printable ASCII other than `"` and `\` (SWAR: a byte is

@@ -21,6 +21,9 @@ public final class TextMemo {
     var prefix: [UInt8]?
     var prefixScalars = 0
     var prefixComplete = false
+    /// The last scalar cap applied to the text and its result (decoded UTF-8, `…` included).
+    var cutCap = -1
+    var cut: [UInt8] = []
   }
 
   // Unchecked: a memo belongs to one worker's line processor and none of its methods
@@ -81,6 +84,22 @@ public final class TextMemo {
     }
     entries[slot].scalarsAtLeast = counted
     return true
+  }
+
+  /// The cut of `text` to `cap` scalars remembered by `remember(cut:of:scalars:)`, if the last
+  /// cap applied to the text was `cap`.
+  public func cut(of text: PushText, scalars cap: Int) -> [UInt8]? {
+    guard let key = Self.key(text) else { return nil }
+    let slot = index(key)
+    return entries[slot].cutCap == cap ? entries[slot].cut : nil
+  }
+
+  /// Remembers the cut of `text` to `cap` scalars (shared, not copied: an array is a value).
+  public func remember(cut: [UInt8], of text: PushText, scalars cap: Int) {
+    guard let key = Self.key(text) else { return }
+    let slot = index(key)
+    entries[slot].cutCap = cap
+    entries[slot].cut = cut
   }
 
   /// The decoded UTF-8 of at least the first `limit` scalars of `text` (all of it when the

@@ -218,6 +218,44 @@ public enum JSONEscapes {
     return written + count - index
   }
 
+  /// True when every escape of JSON string content (validated by the tokenizer) is already in
+  /// its canonical form (`\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`), so that the content is its
+  /// own canonical form: an ext such as `{\"id\":1}` needs no rewriting. Any `\u` or `\/`
+  /// escape answers false (a `\u00XX` that is canonical takes the rewriting path, which gives
+  /// the same bytes). Eight bytes at a time to the next backslash; the lowest zero byte of the
+  /// SWAR test is exact.
+  static func hasOnlyCanonicalEscapes(_ content: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = content.baseAddress else { return true }
+    let count = content.count
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let high: UInt64 = 0x8080_8080_8080_8080
+    var index = 0
+    while index < count {
+      if index &+ 8 <= count {
+        // Safe because index + 8 <= count.
+        let x =
+          UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+          ^ (ones &* UInt64(ASCII.backslash))
+        let backslashes = (x &- ones) & ~x & high
+        if backslashes == 0 {
+          index &+= 8
+          continue
+        }
+        index &+= backslashes.trailingZeroBitCount &>> 3
+      } else if base[index] != ASCII.backslash {
+        // Safe because index < count.
+        index &+= 1
+        continue
+      }
+      // `base[index]` is a backslash; validated content has its escape letter after it.
+      guard index &+ 1 < count else { return true }
+      let letter = base[index &+ 1]
+      if letter == ASCII.lowerU || letter == ASCII.slash { return false }
+      index &+= 2
+    }
+    return true
+  }
+
   /// Appends escaped JSON string content (validated by the tokenizer) in canonical form, in one
   /// pass without an intermediate buffer (see `writeCanonical`).
   public static func appendCanonical(

@@ -8,7 +8,9 @@
 /// (SPEC 4: every vendor writes strings in canonical form).
 ///
 /// Without it, each of the nine vendors decodes and re-escapes the same `\uXXXX` body, title and
-/// ext. For each escaped slice the canonical form is written once into a per-line arena; then:
+/// ext. A slice whose escapes are all canonical already (`\"`, `\n`: the usual ext) is only
+/// marked `rawIsCanonical`. For the others the canonical form is written once into a per-line
+/// arena; then:
 /// - when it holds no backslash (the usual case: `\u6709` and `\/` become plain UTF-8), it *is*
 ///   the decoded text, so the slice is replaced by the arena copy with `hasEscapes == false` and
 ///   every later step (copy, scalar count, cut) takes the fast path;
@@ -21,6 +23,10 @@
 /// moves while the line is rendered and its slices stay valid until the next `prepare`.
 struct NoticeCanonicalizer {
   private var arena = JSONWriter(capacity: 1 << 16)
+  /// The slices rewritten for the current line and their rewrites: the same slice often
+  /// appears twice (`untitledBody` repeats `body` when there is no display prefix), and is
+  /// rewritten once.
+  private var rewritten: [(original: StringSlice, rewrite: StringSlice)] = []
 
   /// Rewrites the escaped slices of `notice` as described above.
   mutating func prepare(_ notice: inout Notice) {
@@ -31,12 +37,29 @@ struct NoticeCanonicalizer {
     }
     guard total > 0 else { return }
     arena.removeAll()
+    rewritten.removeAll(keepingCapacity: true)
     _ = arena.reserve(total)
     notice.forEachSlice { resolve($0) }
   }
 
   private mutating func resolve(_ slice: StringSlice) -> StringSlice {
     guard slice.hasEscapes else { return slice }
+    for (original, rewrite) in rewritten
+    where original.pointer == slice.pointer && original.count == slice.count {
+      return rewrite
+    }
+    let rewrite = rewriteOnce(slice)
+    rewritten.append((slice, rewrite))
+    return rewrite
+  }
+
+  private mutating func rewriteOnce(_ slice: StringSlice) -> StringSlice {
+    if slice.rawIsCanonical || JSONEscapes.hasOnlyCanonicalEscapes(slice.rawBytes) {
+      // Already canonical (an ext's `\"` escapes): marked as such, not copied.
+      var canonical = slice
+      canonical.rawIsCanonical = true
+      return canonical
+    }
     let start = arena.count
     JSONEscapes.appendCanonical(slice.rawBytes, to: &arena)
     let written = arena.count - start
@@ -74,8 +97,14 @@ extension Notice {
     map(&sender)
     map(&easemobMessageID)
     map(&title)
+    // `untitledBody` is often `body` itself (no display prefix): kept the same array, so the
+    // per-line memo still sees one text.
+    let untitledIsBody =
+      untitledBody.count == body.count
+      && untitledBody.withUnsafeBufferPointer { $0.baseAddress }
+        == body.withUnsafeBufferPointer { $0.baseAddress }
     map(&body)
-    map(&untitledBody)
+    if untitledIsBody { untitledBody = body } else { map(&untitledBody) }
     map(&fallbackTitle)
     map(&fallbackTitles)
     if case .string(var slice) = ext, slice.hasEscapes {

@@ -103,3 +103,102 @@ import Testing
     }
   }
 }
+
+/// The canonicalizer's shortcuts: slices already canonical are kept in place, a slice seen twice
+/// is rewritten once, and a remembered cut is the cut.
+@Suite struct CanonicalShortcutTests {
+  @Test func contentWithOnlyCanonicalEscapesIsItsOwnCanonicalForm() {
+    var random = SplitMix64(seed: 0xCA70)
+    var sawTrue = 0
+    var sawFalse = 0
+    for round in 0..<600 {
+      // Short texts often escape nothing but `"`, `\` and controls; long ones mix in `\u`.
+      let text = FastPathTests.randomText(&random, length: random.below(round % 2 == 0 ? 5 : 40))
+      let content = FastPathTests.escapedContent(text, &random)
+      content.withUnsafeBufferPointer { buffer in
+        var canonical: [UInt8] = []
+        JSONEscapes.appendCanonical(buffer, to: &canonical)
+        let answer = JSONEscapes.hasOnlyCanonicalEscapes(buffer)
+        if answer {
+          sawTrue += 1
+          #expect(canonical == content, "round \(round)")
+        } else {
+          sawFalse += 1
+        }
+        // Without `\u` or `\/` the answer must be yes (a backslash is never the last byte).
+        var index = 0
+        var noUOrSlash = true
+        while index < content.count {
+          if content[index] == 0x5C {
+            if content[index + 1] == UInt8(ascii: "u") || content[index + 1] == UInt8(ascii: "/") {
+              noUOrSlash = false
+            }
+            index += 2
+          } else {
+            index += 1
+          }
+        }
+        if noUOrSlash { #expect(answer, "round \(round)") }
+      }
+    }
+    #expect(sawTrue > 20 && sawFalse > 20, "\(sawTrue) yes, \(sawFalse) no")
+  }
+
+  @Test func canonicalizerKeepsCanonicalSlicesAndRewritesASharedBodyOnce() {
+    let ext = Array(#"{\"entity\":{\"id\":1}}"#.utf8)
+    let body = Array(#"\u6709\u65B0\u6D88\u606F\n"#.utf8)
+    ext.withUnsafeBufferPointer { extBytes in
+      body.withUnsafeBufferPointer { bodyBytes in
+        let extSlice = StringSlice(
+          pointer: extBytes.baseAddress!, count: extBytes.count, hasEscapes: true)
+        let bodySlice = StringSlice(
+          pointer: bodyBytes.baseAddress!, count: bodyBytes.count, hasEscapes: true)
+        let pieces = [bodySlice, StringSlice("!")]
+        var notice = Notice(
+          dialect: .tencent, body: pieces, untitledBody: pieces,
+          fallbackTitle: StringSlice("t"), lineHash: 0)
+        notice.ext = .string(extSlice)
+        notice.title = bodySlice
+        var canonicalizer = NoticeCanonicalizer()
+        canonicalizer.prepare(&notice)
+        // The ext is canonical already: the same bytes of the line, marked so.
+        guard case .string(let resolvedExt) = notice.ext else {
+          Issue.record("ext changed kind")
+          return
+        }
+        #expect(resolvedExt.pointer == extSlice.pointer && resolvedExt.count == extSlice.count)
+        #expect(resolvedExt.rawIsCanonical)
+        // The body: rewritten once, and the untitled body is the same array.
+        #expect(notice.body[0].decodedString() == "有新消息\n")
+        #expect(notice.body[0].rawIsCanonical)
+        #expect(
+          notice.untitledBody.withUnsafeBufferPointer { $0.baseAddress }
+            == notice.body.withUnsafeBufferPointer { $0.baseAddress })
+        // The title is the same slice as the body's first piece: the same rewrite.
+        #expect(notice.title?.pointer == notice.body[0].pointer)
+        #expect(notice.title?.count == notice.body[0].count)
+      }
+    }
+  }
+
+  @Test func aRememberedCutIsTheCut() {
+    let content = Array(String(repeating: "中文👍🏽e\u{301}", count: 40).utf8)
+    content.withUnsafeBufferPointer { buffer in
+      let text = PushText.slice(
+        StringSlice(pointer: buffer.baseAddress!, count: buffer.count, hasEscapes: false))
+      let memo = TextMemo()
+      // Caps in the capped vendors' order, the repeated 100 answered from the memo.
+      for cap in [127, 50, 100, 100, 49, 40, 32, 100] {
+        let fresh = TextCut.capped(text, scalars: cap)
+        let memoized = TextCut.capped(text, scalars: cap, memo: memo)
+        guard case .decoded(let freshBytes)? = fresh, case .decoded(let memoBytes)? = memoized
+        else {
+          Issue.record("cap \(cap): expected a cut")
+          continue
+        }
+        #expect(freshBytes == memoBytes, "cap \(cap)")
+        #expect(memo.cut(of: text, scalars: cap) == freshBytes, "cap \(cap)")
+      }
+    }
+  }
+}
