@@ -30,10 +30,20 @@ public enum ByteBudget {
           + "the budget is \(budget) bytes and \"…\" needs \(TextCut.ellipsisBytes)")
     }
     let cut = TextCut.fittingEscaped(text, room: room, memo: memo)
-    // The payload after the body moves to make room for the cut body, escaped in place.
+    // The payload after the body moves to make room for the cut body.
     let tail = Array(writer.buffer[body.upperBound...])
-    writer.truncate(to: body.lowerBound)
-    cut.withUnsafeBufferPointer { writer.escapedContent($0) }
+    let kept = cut.count - TextCut.ellipsisBytes
+    if let escapedKept = memo?.escapedSize(of: text, decodedBytes: kept),
+      escapedKept <= body.count
+    {
+      // Canonical escaping goes byte by byte, so the body written holds the escaped kept
+      // prefix at its start: keep those bytes and add `…`, instead of escaping the cut again.
+      writer.truncate(to: body.lowerBound + escapedKept)
+      cut.withUnsafeBufferPointer { writer.raw(UnsafeBufferPointer(rebasing: $0[kept...])) }
+    } else {
+      writer.truncate(to: body.lowerBound)
+      cut.withUnsafeBufferPointer { writer.escapedContent($0) }
+    }
     writer.raw(tail)
     effects.bodyCut = true
     return nil

@@ -42,7 +42,8 @@ extension TextCut {
   /// from the start. Nil when the whole of `decoded` fits (the callers cut only text that does
   /// not), for the caller to use the other paths.
   static func directPrefix(
-    of decoded: [UInt8], limit: Int, unit: Unit, extraCapacity: Int = 0
+    of decoded: [UInt8], limit: Int, unit: Unit, extraCapacity: Int = 0,
+    scan: EscapedScan? = nil
   ) -> [UInt8]? {
     guard limit >= 0 else { return nil }
     return decoded.withUnsafeBufferPointer { bytes -> [UInt8]? in
@@ -54,7 +55,7 @@ extension TextCut {
       case .escapedBytes:
         // Each byte's escaped cost is its own (bytes of a multi-byte scalar cost one each): the
         // longest byte prefix that fits, backed up to the start of the scalar that crosses it.
-        end = escapedPrefixEnd(bytes, limit: limit)
+        end = scan?.prefixEnd(bytes, limit: limit) ?? escapedPrefixEnd(bytes, limit: limit)
         while end < bytes.count && end > 0 && bytes[end] & 0xC0 == 0x80 { end -= 1 }
       }
       guard end < bytes.count else { return nil }
@@ -113,10 +114,18 @@ extension TextCut {
   /// `limit`: eight bytes at a time while none of them needs an escape (`"`, `\`, a control
   /// byte below 0x20), byte by byte around those that do.
   static func escapedPrefixEnd(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Int {
-    guard let base = bytes.baseAddress else { return 0 }
+    escapedPrefixScan(bytes, from: 0, used: 0, limit: limit).end
+  }
+
+  /// `escapedPrefixEnd`, resumed at `start` where the escaped size of `bytes[..<start]` is
+  /// `used` (at most `limit`); also returns the escaped size of the prefix it found.
+  static func escapedPrefixScan(
+    _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, used startUsed: Int, limit: Int
+  ) -> (end: Int, used: Int) {
+    guard let base = bytes.baseAddress else { return (0, 0) }
     let count = bytes.count
-    var used = 0
-    var index = 0
+    var used = startUsed
+    var index = start
     while index < count {
       if index + 8 <= count && used + 8 <= limit {
         // Safe because index + 8 <= count.
@@ -128,10 +137,53 @@ extension TextCut {
         }
       }
       let cost = JSONEscapes.escapedLength(base[index])
-      if used + cost > limit { return index }
+      if used + cost > limit { return (index, used) }
       used += cost
       index += 1
     }
-    return index
+    return (index, used)
+  }
+}
+
+/// Where the last byte-budget cut of one text fell: the budgeted vendors cut the same long
+/// body to rooms a few bytes apart, so each resumes the previous scan (forwards for a larger
+/// room, backwards for a smaller one) instead of walking some four kilobytes again. Prefix
+/// sums of escaped sizes only grow, so either walk finds what a scan from the start finds.
+final class EscapedScan {
+  private var end = 0
+  private var used = 0
+
+  /// `TextCut.escapedPrefixEnd(bytes, limit: limit)`, for successive calls on the same bytes
+  /// (or on longer bytes that start with them).
+  func prefixEnd(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Int {
+    if end > bytes.count || limit < 0 {
+      (end, used) = (0, 0)
+    }
+    if used <= limit {
+      (end, used) = TextCut.escapedPrefixScan(bytes, from: end, used: used, limit: limit)
+    } else {
+      // Safe because end <= bytes.count and the bytes before `end` were counted into `used`.
+      while used > limit {
+        end -= 1
+        used -= JSONEscapes.escapedLength(bytes[end])
+      }
+    }
+    return end
+  }
+
+  /// The escaped size of `bytes[..<position]`, walked from the last scan's position (the cut
+  /// that a budget keeps lies a few bytes before it).
+  func escapedSize(_ bytes: UnsafeBufferPointer<UInt8>, upTo position: Int) -> Int {
+    if end > bytes.count { (end, used) = (0, 0) }
+    // Safe because both walks stay inside 0 ..< bytes.count.
+    while end < position {
+      used += JSONEscapes.escapedLength(bytes[end])
+      end += 1
+    }
+    while end > position {
+      end -= 1
+      used -= JSONEscapes.escapedLength(bytes[end])
+    }
+    return used
   }
 }

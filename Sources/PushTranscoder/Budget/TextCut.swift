@@ -61,7 +61,8 @@ public enum TextCut {
     let prefix =
       memo?.decodedPrefix(text, scalars: wanted) ?? text.decodedPrefix(scalars: wanted)
     if var bytes = directPrefix(
-      of: prefix, limit: room - ellipsisBytes, unit: .escapedBytes, extraCapacity: ellipsisBytes)
+      of: prefix, limit: room - ellipsisBytes, unit: .escapedBytes, extraCapacity: ellipsisBytes,
+      scan: memo?.escapedScan(text))
       ?? simplePrefix(
         of: prefix, limit: room - ellipsisBytes, cost: escapedCost, extraCapacity: ellipsisBytes)
     {

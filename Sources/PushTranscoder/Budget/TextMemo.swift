@@ -24,6 +24,8 @@ public final class TextMemo {
     /// The last scalar cap applied to the text and its result (decoded UTF-8, `…` included).
     var cutCap = -1
     var cut: [UInt8] = []
+    /// The byte-budget cuts' resumable scan of the decoded prefix.
+    var escapedScan: EscapedScan?
   }
 
   // Unchecked: a memo belongs to one worker's line processor and none of its methods
@@ -84,6 +86,27 @@ public final class TextMemo {
     }
     entries[slot].scalarsAtLeast = counted
     return true
+  }
+
+  /// The resumable escaped-size scan for the byte-budget cuts of `text` (nil for owned texts).
+  func escapedScan(_ text: PushText) -> EscapedScan? {
+    guard let key = Self.key(text) else { return nil }
+    let slot = index(key)
+    if let scan = entries[slot].escapedScan { return scan }
+    let scan = EscapedScan()
+    entries[slot].escapedScan = scan
+    return scan
+  }
+
+  /// The escaped size of the first `count` bytes of `text`'s decoded prefix, when a byte-budget
+  /// cut of it has just been scanned (nil otherwise).
+  func escapedSize(of text: PushText, decodedBytes count: Int) -> Int? {
+    guard let key = Self.key(text) else { return nil }
+    let slot = index(key)
+    guard let scan = entries[slot].escapedScan, let prefix = entries[slot].prefix,
+      count <= prefix.count
+    else { return nil }
+    return prefix.withUnsafeBufferPointer { scan.escapedSize($0, upTo: count) }
   }
 
   /// The cut of `text` to `cap` scalars remembered by `remember(cut:of:scalars:)`, if the last

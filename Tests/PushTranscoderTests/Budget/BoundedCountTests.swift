@@ -202,3 +202,46 @@ import Testing
     }
   }
 }
+
+/// The byte-budget cut with a per-line memo (the vendors of one line resume one scan and keep
+/// the escaped body they wrote) gives the bytes of the cut made from scratch.
+@Suite struct ResumedBudgetCutTests {
+  @Test func budgetCutsWithAMemoEqualFreshCuts() {
+    var random = SplitMix64(seed: 0xB1D6)
+    var cuts = 0
+    for round in 0..<150 {
+      let text = FastPathTests.randomText(&random, length: 200 + random.below(400))
+      let content = FastPathTests.escapedContent(text, &random)
+      content.withUnsafeBufferPointer { buffer in
+        let slice = StringSlice(pointer: buffer.baseAddress!, count: buffer.count, hasEscapes: true)
+        let texts: [PushText] = [.slice(slice), .pieces([StringSlice("Nick:"), slice])]
+        for body in texts {
+          let memo = TextMemo()
+          // Budgets in a random order, larger and smaller than the last: the scan resumes
+          // forwards and backwards; some leave no room at all.
+          for _ in 0..<6 {
+            let budget = 20 + random.below(900)
+            func render(_ memo: TextMemo?) -> (bytes: [UInt8], refused: Bool, cut: Bool) {
+              var writer = JSONWriter()
+              writer.raw("{\"alert\":")
+              let range = body.write(into: &writer)
+              writer.raw(",\"sound\":\"s\"}")
+              var effects = RenderEffects()
+              let refusal = ByteBudget.enforce(
+                budget, vendor: .fcm, payloadStart: 0, body: range, text: body, into: &writer,
+                effects: &effects, memo: memo)
+              return (writer.bytes, refusal != nil, effects.bodyCut)
+            }
+            let fresh = render(nil)
+            let resumed = render(memo)
+            #expect(fresh.bytes == resumed.bytes, "round \(round), budget \(budget)")
+            #expect(fresh.refused == resumed.refused && fresh.cut == resumed.cut)
+            if !fresh.refused { #expect(fresh.bytes.count <= budget) }
+            if fresh.cut { cuts += 1 }
+          }
+        }
+      }
+    }
+    #expect(cuts > 500, "\(cuts) cuts")
+  }
+}
