@@ -124,8 +124,13 @@ public struct JSONWriter: @unchecked Sendable {
   /// Appends one byte.
   @inline(__always)
   public mutating func byte(_ value: UInt8) {
-    reserve(1).pointee = value
-    count &+= 1
+    let out = reserve(1)
+    // The new count is taken before the byte is stored: a store through a pointer may alias
+    // `self` as far as the optimizer knows, so `count` would otherwise be reloaded from memory
+    // after it, and every append would wait for the previous one's store (see `raw`).
+    let end = count &+ 1
+    out.pointee = value
+    count = end
   }
 
   /// Appends bytes as they are (a number lexeme, an already-canonical record).
@@ -135,6 +140,10 @@ public struct JSONWriter: @unchecked Sendable {
     guard n > 0 else { return }
     // Safe because `reserve` made room for `n` bytes and `buffer` holds `n` bytes.
     let out = UnsafeMutableRawPointer(reserve(n))
+    // Computed before the stores below, which may alias `self` for all the optimizer knows:
+    // `count` is then stored once and never reloaded, so the next append reads it from a
+    // register instead of waiting on a store-to-load round trip through memory.
+    let end = count &+ n
     let source = UnsafeRawPointer(buffer.baseAddress!)
     // Short copies (keys, names, numbers) without a call to memcpy: two overlapping loads and
     // stores that stay inside both ranges.
@@ -160,7 +169,7 @@ public struct JSONWriter: @unchecked Sendable {
     default:
       out.copyMemory(from: source, byteCount: n)
     }
-    count &+= n
+    count = end
   }
 
   /// Appends pre-rendered bytes.
