@@ -178,6 +178,27 @@ public enum FNV1a {
     return hash
   }
 
+  /// Steps four hashes over `steps` bytes of their own lines. A function of its own so that the
+  /// loop keeps its four pointers, four hashes and counter in registers (inlined into
+  /// `hashes`, the lane bookkeeping around it pushed them onto the stack).
+  @inline(never)
+  static func fourLanes(
+    _ p0: UnsafePointer<UInt8>, _ p1: UnsafePointer<UInt8>, _ p2: UnsafePointer<UInt8>,
+    _ p3: UnsafePointer<UInt8>, steps: Int, _ state: (UInt64, UInt64, UInt64, UInt64)
+  ) -> (UInt64, UInt64, UInt64, UInt64) {
+    var (a, b, c, d) = state
+    var offset = 0
+    // Safe because the caller guarantees `steps` readable bytes at each pointer.
+    while offset < steps {
+      a = (a ^ UInt64(p0[offset])) &* prime
+      b = (b ^ UInt64(p1[offset])) &* prime
+      c = (c ^ UInt64(p2[offset])) &* prime
+      d = (d ^ UInt64(p3[offset])) &* prime
+      offset &+= 1
+    }
+    return (a, b, c, d)
+  }
+
   /// The hashes of many lines at once: `hashes[i] = hash(lines[i])`.
   ///
   /// FNV-1a is one dependent multiply per byte, so a single line runs at the multiplier's
@@ -227,15 +248,9 @@ public enum FNV1a {
       }
       let steps = min(min(left[0], left[1]), min(left[2], left[3]))
       // Safe because each lane has at least `steps` bytes left at its cursor.
-      var (a, b, c, d) = (state[0], state[1], state[2], state[3])
-      let (p0, p1, p2, p3) = (cursor[0]!, cursor[1]!, cursor[2]!, cursor[3]!)
-      for offset in 0..<steps {
-        a = (a ^ UInt64(p0[offset])) &* prime
-        b = (b ^ UInt64(p1[offset])) &* prime
-        c = (c ^ UInt64(p2[offset])) &* prime
-        d = (d ^ UInt64(p3[offset])) &* prime
-      }
-      (state[0], state[1], state[2], state[3]) = (a, b, c, d)
+      (state[0], state[1], state[2], state[3]) = fourLanes(
+        cursor[0]!, cursor[1]!, cursor[2]!, cursor[3]!, steps: steps,
+        (state[0], state[1], state[2], state[3]))
       for lane in 0..<lanes {
         cursor[lane] = cursor[lane]! + steps
         left[lane] -= steps
