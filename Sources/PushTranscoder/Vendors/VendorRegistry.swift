@@ -97,16 +97,17 @@ extension VendorID {
   /// `VendorRegistry.vendor(self).writeRecordExtras`, dispatched by a switch: the per-record
   /// loop calls each renderer directly, without opening an existential box per call.
   func writeRecordExtras(_ notice: Notice, into writer: inout JSONWriter) {
+    func write(_ vendor: some PushVendor) { vendor.writeRecordExtras(notice, into: &writer) }
     switch self {
-    case .apns: APNs().writeRecordExtras(notice, into: &writer)
-    case .fcm: FCM().writeRecordExtras(notice, into: &writer)
-    case .huawei: Huawei().writeRecordExtras(notice, into: &writer)
-    case .honor: Honor().writeRecordExtras(notice, into: &writer)
-    case .harmony: Harmony().writeRecordExtras(notice, into: &writer)
-    case .xiaomi: Xiaomi().writeRecordExtras(notice, into: &writer)
-    case .oppo: OPPO().writeRecordExtras(notice, into: &writer)
-    case .vivo: Vivo().writeRecordExtras(notice, into: &writer)
-    case .meizu: Meizu().writeRecordExtras(notice, into: &writer)
+    case .apns: write(APNs())
+    case .fcm: write(FCM())
+    case .huawei: write(Huawei())
+    case .honor: write(Honor())
+    case .harmony: write(Harmony())
+    case .xiaomi: write(Xiaomi())
+    case .oppo: write(OPPO())
+    case .vivo: write(Vivo())
+    case .meizu: write(Meizu())
     }
   }
 
@@ -116,34 +117,21 @@ extension VendorID {
     _ notice: Notice, _ context: RenderContext, part: Int, parts: Int,
     into writer: inout JSONWriter, effects: inout RenderEffects
   ) -> VendorRefusal? {
+    // Generic over the concrete renderer, so each case is specialized and called directly.
+    func render(_ vendor: some PushVendor) -> VendorRefusal? {
+      vendor.renderPayload(
+        notice, context, part: part, parts: parts, into: &writer, effects: &effects)
+    }
     switch self {
-    case .apns:
-      APNs().renderPayload(
-        notice, context, part: part, parts: parts, into: &writer, effects: &effects)
-    case .fcm:
-      FCM().renderPayload(
-        notice, context, part: part, parts: parts, into: &writer, effects: &effects)
-    case .huawei:
-      Huawei().renderPayload(
-        notice, context, part: part, parts: parts, into: &writer, effects: &effects)
-    case .honor:
-      Honor().renderPayload(
-        notice, context, part: part, parts: parts, into: &writer, effects: &effects)
-    case .harmony:
-      Harmony().renderPayload(
-        notice, context, part: part, parts: parts, into: &writer, effects: &effects)
-    case .xiaomi:
-      Xiaomi().renderPayload(
-        notice, context, part: part, parts: parts, into: &writer, effects: &effects)
-    case .oppo:
-      OPPO().renderPayload(
-        notice, context, part: part, parts: parts, into: &writer, effects: &effects)
-    case .vivo:
-      Vivo().renderPayload(
-        notice, context, part: part, parts: parts, into: &writer, effects: &effects)
-    case .meizu:
-      Meizu().renderPayload(
-        notice, context, part: part, parts: parts, into: &writer, effects: &effects)
+    case .apns: return render(APNs())
+    case .fcm: return render(FCM())
+    case .huawei: return render(Huawei())
+    case .honor: return render(Honor())
+    case .harmony: return render(Harmony())
+    case .xiaomi: return render(Xiaomi())
+    case .oppo: return render(OPPO())
+    case .vivo: return render(Vivo())
+    case .meizu: return render(Meizu())
     }
   }
 }

@@ -26,8 +26,7 @@ import Testing
       let exact = text.unicodeScalars.count
       let decoded = Array(text.utf8)
       content.withUnsafeBufferPointer { buffer in
-        let escaped = StringSlice(
-          pointer: buffer.baseAddress!, count: buffer.count, hasEscapes: true)
+        let escaped = StringSlice(escapedContent: buffer)
         decoded.withUnsafeBufferPointer { plainBytes in
           let plain = StringSlice(
             pointer: plainBytes.baseAddress!, count: plainBytes.count, hasEscapes: false)
@@ -57,7 +56,7 @@ import Testing
   @Test func memoAnswersWhetherATextIsLongerThanACap() {
     let content = Array(String(repeating: #"中\u6587x😀"#, count: 60).utf8)
     content.withUnsafeBufferPointer { buffer in
-      let slice = StringSlice(pointer: buffer.baseAddress!, count: buffer.count, hasEscapes: true)
+      let slice = StringSlice(escapedContent: buffer)
       let text = PushText.slice(slice)
       let exact = text.scalarCount
       #expect(exact == 240)
@@ -84,7 +83,7 @@ import Testing
       let content = FastPathTests.escapedContent(text, &random)
       let decoded = Array(text.utf8)
       content.withUnsafeBufferPointer { buffer in
-        let slice = StringSlice(pointer: buffer.baseAddress!, count: buffer.count, hasEscapes: true)
+        let slice = StringSlice(escapedContent: buffer)
         for ext in [PushText.slice(slice), .pieces([slice, slice]), .decoded(decoded)] {
           for unit in units {
             let size = FieldBudget(field: "f", unit: unit, limit: 0).size(of: ext)
@@ -149,10 +148,8 @@ import Testing
     let body = Array(#"\u6709\u65B0\u6D88\u606F\n"#.utf8)
     ext.withUnsafeBufferPointer { extBytes in
       body.withUnsafeBufferPointer { bodyBytes in
-        let extSlice = StringSlice(
-          pointer: extBytes.baseAddress!, count: extBytes.count, hasEscapes: true)
-        let bodySlice = StringSlice(
-          pointer: bodyBytes.baseAddress!, count: bodyBytes.count, hasEscapes: true)
+        let extSlice = StringSlice(escapedContent: extBytes)
+        let bodySlice = StringSlice(escapedContent: bodyBytes)
         let pieces = [bodySlice, StringSlice("!")]
         var notice = Notice(
           dialect: .tencent, body: pieces, untitledBody: pieces,
@@ -213,7 +210,7 @@ import Testing
       let text = FastPathTests.randomText(&random, length: 200 + random.below(400))
       let content = FastPathTests.escapedContent(text, &random)
       content.withUnsafeBufferPointer { buffer in
-        let slice = StringSlice(pointer: buffer.baseAddress!, count: buffer.count, hasEscapes: true)
+        let slice = StringSlice(escapedContent: buffer)
         let texts: [PushText] = [.slice(slice), .pieces([StringSlice("Nick:"), slice])]
         for body in texts {
           let memo = TextMemo()

@@ -7,7 +7,7 @@ import Testing
   @Test func memoAnswersLikeTheTextItself() {
     let content = Array(#"ab\u00e9\u4e2d\ud83d\ude00 tail of the text 中文中文"#.utf8)
     content.withUnsafeBufferPointer { buffer in
-      let slice = StringSlice(pointer: buffer.baseAddress!, count: buffer.count, hasEscapes: true)
+      let slice = StringSlice(escapedContent: buffer)
       let texts: [PushText] = [.slice(slice), .pieces([slice, StringSlice("xyz")])]
       for text in texts {
         let memo = TextMemo()
@@ -34,12 +34,9 @@ import Testing
     body.withUnsafeBufferPointer { bodyBytes in
       ext.withUnsafeBufferPointer { extBytes in
         mixed.withUnsafeBufferPointer { mixedBytes in
-          let bodySlice = StringSlice(
-            pointer: bodyBytes.baseAddress!, count: bodyBytes.count, hasEscapes: true)
-          let extSlice = StringSlice(
-            pointer: extBytes.baseAddress!, count: extBytes.count, hasEscapes: true)
-          let mixedSlice = StringSlice(
-            pointer: mixedBytes.baseAddress!, count: mixedBytes.count, hasEscapes: true)
+          let bodySlice = StringSlice(escapedContent: bodyBytes)
+          let extSlice = StringSlice(escapedContent: extBytes)
+          let mixedSlice = StringSlice(escapedContent: mixedBytes)
           var notice = Notice(
             dialect: .tencent, body: [bodySlice], untitledBody: [bodySlice],
             fallbackTitle: StringSlice("t"), lineHash: 0)
@@ -71,5 +68,12 @@ import Testing
         }
       }
     }
+  }
+}
+
+extension StringSlice {
+  /// A slice of escaped JSON string content held by `buffer` (test fixtures).
+  init(escapedContent buffer: UnsafeBufferPointer<UInt8>) {
+    self.init(pointer: buffer.baseAddress!, count: buffer.count, hasEscapes: true)
   }
 }
