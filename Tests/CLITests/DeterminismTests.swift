@@ -74,8 +74,8 @@ extension CLITests {
       while let name = walker?.nextObject() as? String {
         let url = root.appendingPathComponent(name)
         var isDirectory: ObjCBool = false
-        FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
-        if isDirectory.boolValue { continue }
+        let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+        if !exists || isDirectory.boolValue { continue }
         var data = try Data(contentsOf: url)
         if name == "manifest.json" {
           let text = String(decoding: data, as: UTF8.self)
