@@ -36,7 +36,7 @@ public enum PushText {
   public func write(into writer: inout JSONWriter) -> Range<Int> {
     // The common case inline (a slice copied as it is): the vendors write some twenty texts
     // per message, and a call for each cost more than the copy.
-    if case .slice(let slice) = self, !slice.hasEscapes || slice.rawIsCanonical {
+    if case .slice(let slice) = self, slice.isCanonical {
       writer.byte(ASCII.quote)
       let start = writer.count
       writer.raw(slice.rawBytes)
@@ -135,10 +135,9 @@ public enum PushText {
   private static func decodedPrefix<Pieces: Sequence<StringSlice>>(
     of pieces: Pieces, capacity: Int, scalars limit: Int
   ) -> [UInt8] {
-    [UInt8](unsafeUninitializedCapacity: max(capacity, 1)) { buffer, initialized in
+    [UInt8].filled(capacity: capacity) { out in
       // Safe because the buffer has room for every piece's stored bytes, and a decoded or
       // copied piece never takes more room than it is stored in.
-      let out = buffer.baseAddress!
       var written = 0
       var remaining = limit
       for piece in pieces where remaining > 0 {
@@ -154,7 +153,7 @@ public enum PushText {
         remaining -= ScalarCount.ofUTF8(
           UnsafeBufferPointer(start: out + start, count: written - start))
       }
-      initialized = written
+      return written
     }
   }
 
@@ -228,15 +227,13 @@ public enum ScalarCount {
     var index = 0
     let end = bytes.count
     let base = bytes.baseAddress!
-    let ones: UInt64 = 0x0101_0101_0101_0101
     let high: UInt64 = 0x8080_8080_8080_8080
     while index < end {
       if count > limit { return count }
       if index + 8 <= end {
         // Safe because index + 8 <= end. A word without a backslash counts like plain UTF-8.
         let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-        let x = word ^ (ones &* UInt64(ASCII.backslash))
-        if (x &- ones) & ~x & high == 0 {
+        if SWAR.matches(word, ASCII.backslash) == 0 {
           count &+= 8 - SWAR.countHighBits(word & ~(word << 1) & high)
           index &+= 8
           continue

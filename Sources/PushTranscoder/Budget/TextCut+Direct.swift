@@ -156,9 +156,7 @@ final class EscapedScan {
   /// `TextCut.escapedPrefixEnd(bytes, limit: limit)`, for successive calls on the same bytes
   /// (or on longer bytes that start with them).
   func prefixEnd(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Int {
-    if end > bytes.count || limit < 0 {
-      (end, used) = (0, 0)
-    }
+    if end > bytes.count { (end, used) = (0, 0) }
     if used <= limit {
       (end, used) = TextCut.escapedPrefixScan(bytes, from: end, used: used, limit: limit)
     } else {

@@ -135,8 +135,7 @@ public enum TextCut {
   static func prefixCopy(_ bytes: UnsafeBufferPointer<UInt8>, upTo end: Int, extraCapacity: Int)
     -> [UInt8]
   {
-    // (Not `init(unsafeUninitializedCapacity:)`: unspecialized in the standard library, it
-    // looks its storage type up at run time on every call.)
+    // (Not `init(unsafeUninitializedCapacity:)`, for the reason given at `Array.filled`.)
     var copy: [UInt8] = []
     copy.reserveCapacity(end + extraCapacity)
     copy.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<end]))
@@ -149,14 +148,12 @@ public enum TextCut {
   static func isPlainASCII(_ word: UInt64) -> Bool {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let high: UInt64 = 0x8080_8080_8080_8080
-    func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & high != 0 }
     // Bytes below 0x20: adding 0x60 leaves bit 7 clear only for them (no carries: < 0x80).
     let belowSpace = ~(word &+ ones &* 0x60) & high
     // 0x7F and above: bit 7 set, or adding 1 sets it.
     let delOrHigh = (word | (word &+ ones)) & high
     return word & high == 0 && belowSpace == 0 && delOrHigh == 0
-      && !hasZero(word ^ (ones &* UInt64(ASCII.quote)))
-      && !hasZero(word ^ (ones &* UInt64(ASCII.backslash)))
+      && SWAR.matches(word, ASCII.quote) | SWAR.matches(word, ASCII.backslash) == 0
   }
 
   /// The byte length of the first `scalars` scalars of decoded UTF-8 (all of it when shorter).

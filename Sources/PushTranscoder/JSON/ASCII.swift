@@ -53,4 +53,14 @@ enum SWAR {
   static func countHighBits(_ mask: UInt64) -> Int {
     Int(truncatingIfNeeded: ((mask &>> 7) &* 0x0101_0101_0101_0101) &>> 56)
   }
+
+  /// Bit 7 set in each byte of `word` equal to `byte`, as a zero-byte test: exact as a whole
+  /// (zero when no byte matches) and for its lowest set bit; a higher bit can be set by the
+  /// borrow of a match below it.
+  @inline(__always)
+  static func matches(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let x = word ^ (ones &* UInt64(byte))
+    return (x &- ones) & ~x & 0x8080_8080_8080_8080
+  }
 }

@@ -7,6 +7,22 @@ public protocol ByteOutput {
   mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>)
 }
 
+extension Array where Element == UInt8 {
+  /// The bytes `fill` writes at a pointer with room for `capacity` of them; `fill` returns how
+  /// many it wrote. They are written into temporary storage (on the stack when small) and
+  /// copied out: `init(unsafeUninitializedCapacity:)` and `init(repeating:count:)` reach an
+  /// unspecialized allocation in the standard library that looks the storage type up at run
+  /// time on every call (some 550 instructions), which costs more than the copy.
+  @inline(__always)
+  static func filled(capacity: Int, _ fill: (UnsafeMutablePointer<UInt8>) -> Int) -> [UInt8] {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Swift.max(capacity, 1)) { scratch in
+      // Safe because `fill` writes at most `capacity` bytes and reports how many.
+      let count = fill(scratch.baseAddress!)
+      return Array(UnsafeBufferPointer(rebasing: scratch[..<count]))
+    }
+  }
+}
+
 extension Array: ByteOutput where Element == UInt8 {
   @inline(__always)
   public mutating func appendByte(_ byte: UInt8) { append(byte) }

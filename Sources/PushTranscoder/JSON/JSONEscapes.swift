@@ -81,14 +81,10 @@ public enum JSONEscapes {
   static func needsEscape(_ word: UInt64) -> Bool {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let high: UInt64 = 0x8080_8080_8080_8080
-    let quote = word ^ (ones &* UInt64(ASCII.quote))
-    let backslash = word ^ (ones &* UInt64(ASCII.backslash))
     // `x - 0x20` borrows into bit 7 of a byte below 0x20 (exact for bytes below 0x80; a byte
     // from 0x80 up has bit 7 set in `word` and is masked out by `~word`).
     let control = (word &- ones &* 0x20) & ~word & high
-    let zeroQuote = (quote &- ones) & ~quote & high
-    let zeroBackslash = (backslash &- ones) & ~backslash & high
-    return control | zeroQuote | zeroBackslash != 0
+    return control | SWAR.matches(word, ASCII.quote) | SWAR.matches(word, ASCII.backslash) != 0
   }
 
   /// Writes decoded UTF-8 `bytes` canonically escaped at `out`; returns the length written.
@@ -227,16 +223,12 @@ public enum JSONEscapes {
   static func hasOnlyCanonicalEscapes(_ content: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let base = content.baseAddress else { return true }
     let count = content.count
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let high: UInt64 = 0x8080_8080_8080_8080
     var index = 0
     while index < count {
       if index &+ 8 <= count {
         // Safe because index + 8 <= count.
-        let x =
-          UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-          ^ (ones &* UInt64(ASCII.backslash))
-        let backslashes = (x &- ones) & ~x & high
+        let backslashes = SWAR.matches(
+          UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self), ASCII.backslash)
         if backslashes == 0 {
           index &+= 8
           continue
@@ -355,8 +347,8 @@ public enum JSONEscapes {
     _ content: UnsafeBufferPointer<UInt8>, into output: inout [UInt8], maxScalars: Int
   ) {
     // The decoded form is never longer than the escaped one.
-    let decoded = [UInt8](unsafeUninitializedCapacity: content.count) { buffer, initialized in
-      initialized = decode(content, at: buffer.baseAddress!, maxScalars: maxScalars)
+    let decoded = [UInt8].filled(capacity: content.count) { out in
+      decode(content, at: out, maxScalars: maxScalars)
     }
     if output.isEmpty { output = decoded } else { output.append(contentsOf: decoded) }
   }
@@ -372,14 +364,11 @@ public enum JSONEscapes {
     var written = 0
     var scalars = 0
     let high: UInt64 = 0x8080_8080_8080_8080
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let backslashes = ones &* UInt64(ASCII.backslash)
     while index < count {
       if index + 8 <= count {
         // Safe because index + 8 <= count.
         let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
-        let x = word ^ backslashes
-        let hasBackslash = (x &- ones) & ~x & high != 0
+        let hasBackslash = SWAR.matches(word, ASCII.backslash) != 0
         if !hasBackslash {
           // Continuation bytes are 10xxxxxx: bit 7 set, bit 6 clear.
           let continuation = word & high & ~(word << 1)

@@ -217,7 +217,7 @@ public struct JSONWriter: @unchecked Sendable {
   /// escapes (the fast path), otherwise decoded and re-escaped.
   @inline(__always)
   public mutating func stringContent(_ slice: StringSlice) {
-    if !slice.hasEscapes || slice.rawIsCanonical {
+    if slice.isCanonical {
       raw(slice.rawBytes)
     } else {
       appendReescaped(slice.rawBytes)
@@ -243,7 +243,7 @@ public struct JSONWriter: @unchecked Sendable {
 
   /// The canonical byte length of a slice's content (what `stringContent` would append).
   public static func canonicalLength(_ slice: StringSlice) -> Int {
-    slice.hasEscapes && !slice.rawIsCanonical
+    !slice.isCanonical
       ? JSONEscapes.canonicalLength(slice.rawBytes) : slice.count
   }
 

@@ -19,6 +19,11 @@ public struct StringSlice {
   /// escapes, as canonical form writes them): writers copy it as it is; readers still decode it.
   public var rawIsCanonical = false
 
+  /// True when the raw content is its own canonical form (no escapes, or only canonical ones):
+  /// writers copy it as it is.
+  @inlinable
+  public var isCanonical: Bool { !hasEscapes || rawIsCanonical }
+
   @inlinable
   public init(pointer: UnsafePointer<UInt8>, count: Int, hasEscapes: Bool) {
     self.pointer = pointer
