@@ -78,6 +78,8 @@ extension CLITests {
       let result = try CLI.run([dir.file("in.ndjson"), "-o", dir.file("plain-file/out")])
       #expect(result.status == 1)
       #expect(result.stderrText.contains("plain-file/out"), "\(result.stderrText)")
+      // The reason in words (it was "NSCocoaErrorDomain error 512" through FileManager).
+      #expect(result.stderrText.contains("Not a directory"), "\(result.stderrText)")
     }
 
     /// A directory the process may not write into: mode 0555 (as a normal user) or a read-only

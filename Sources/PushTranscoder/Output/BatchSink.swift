@@ -1,5 +1,9 @@
 import Dispatch
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Batch mode (`-o DIR`, SPEC 6.2): `DIR/<vendor>/batch-NNNNNN.ndjson[.gz|.lz4]` of at most
 /// `batchRecords` records, compressed in parallel, each written under a temporary name and
@@ -46,7 +50,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
     repeating: OpenBatch(), count: VendorID.allCases.count)
   private var rejectsFile: BufferedFile
   private var rejectRecords = 0
-  private let lock = NSLock()
+  private let lock = Lock()
   private var entries: [Entry] = []
   private var failure: String? = nil
   /// Batch contents and compressed files, recycled once a job has written its file: a batch
@@ -76,34 +80,29 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
     self.batchRecords = batchRecords
     self.optionsJSON = optionsJSON
     self.jobSlots = DispatchSemaphore.permits(max(1, threads) + 1)
-    let manager = FileManager.default
     var replaced: ReplacedBatches? = nil
-    var isDirectory: ObjCBool = false
-    if manager.fileExists(atPath: directory, isDirectory: &isDirectory) {
+    if let kind = FileSystem.kind(of: directory) {
       guard force else {
         throw SinkError.io(
           "output directory \(directory) exists (use --force to replace its batches)")
       }
-      guard isDirectory.boolValue else {
+      guard kind == .directory else {
         throw SinkError.io("\(directory) exists and is not a directory")
       }
       // The manifest goes first, so the directory never looks complete while it is rewritten.
       for name in ["manifest.json", "rejects.ndjson"] {
         let path = directory + "/" + name
-        if manager.fileExists(atPath: path) {
-          do { try manager.removeItem(atPath: path) } catch {
-            throw SinkError.io("cannot remove \(path): \(error.localizedDescription)")
+        if FileSystem.exists(path) {
+          do { try FileSystem.removeTree(path) } catch {
+            throw SinkError.io("cannot remove \(path): \(error)")
           }
         }
       }
       // The old batches are moved aside for their inodes (see `ReplacedBatches`).
       replaced = try ReplacedBatches(directory: directory, moving: VendorID.allCases.map(\.name))
     }
-    do {
-      try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    } catch {
-      throw SinkError.io(
-        "cannot create output directory \(directory): \(error.localizedDescription)")
+    do { try FileSystem.createDirectories(directory) } catch {
+      throw SinkError.io("cannot create output directory \(directory): \(error)")
     }
     self.replaced = replaced
     rejectsFile = try BufferedFile(creating: directory + "/.rejects.ndjson.tmp")
@@ -176,11 +175,11 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
     open[vendor.rawValue] = OpenBatch(nextIndex: index + 1)
     let folder = directory + "/" + vendor.name
     if index == 1 {
-      do {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-      } catch { throw SinkError.io("cannot create \(folder): \(error.localizedDescription)") }
+      do { try FileSystem.createDirectories(folder) } catch {
+        throw SinkError.io("cannot create \(folder): \(error)")
+      }
     }
-    let name = String(format: "batch-%06d.ndjson", index) + compression.fileSuffix
+    let name = String(cFormat: "batch-%06d.ndjson", index) + compression.fileSuffix
     let compression = self.compression
     let level = self.level
     let first = batch.first!
@@ -274,7 +273,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
       writer.raw(",\"file_bytes\":")
       writer.integer(entry.fileBytes)
       writer.raw(",\"crc32\":\"")
-      writer.raw(utf8: String(format: "%08x", entry.crc32))
+      writer.raw(utf8: String(cFormat: "%08x", entry.crc32))
       writer.raw("\",\"first\":{\"source\":")
       writer.raw(entry.first.0.jsonString)
       writer.raw(",\"line\":")
@@ -290,10 +289,10 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
     writer.raw("},\"stats\":")
     stats.writeJSON(into: &writer)
     writer.raw(",\"timing\":{\"seconds\":")
-    writer.raw(utf8: String(format: "%.3f", seconds))
+    writer.raw(utf8: String(cFormat: "%.3f", seconds))
     writer.raw(",\"mb_per_s\":")
     let rate = seconds > 0 ? Double(inputBytes) / 1e6 / seconds : 0
-    writer.raw(utf8: String(format: "%.1f", rate))
+    writer.raw(utf8: String(cFormat: "%.1f", rate))
     writer.raw("}}\n")
     let temporary = directory + "/.manifest.json.tmp"
     let file = try BufferedFile(creating: temporary)

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -27,22 +31,21 @@ import Foundation
 final class ReplacedBatches: @unchecked Sendable {
   // Safe because `files` is only touched while `lock` is held.
   private let root: String
-  private let lock = NSLock()
+  private let lock = Lock()
   private var files: [String] = []
 
   /// Moves `directory/<name>` for each of `names` that exists into `directory/.replaced/`, and
   /// collects the regular files found there.
   init(directory: String, moving names: [String]) throws {
     root = directory + "/.replaced"
-    let manager = FileManager.default
     for name in names {
       let path = directory + "/" + name
-      guard manager.fileExists(atPath: path) else { continue }
+      guard FileSystem.exists(path) else { continue }
       try Self.createDirectory(root)
       // A free name under `.replaced/` (an interrupted run may have left the same one).
       var index = 0
       var target = root + "/" + name
-      while manager.fileExists(atPath: target) {
+      while FileSystem.exists(target) {
         index += 1
         target = root + "/" + name + ".\(index)"
       }
@@ -50,11 +53,11 @@ final class ReplacedBatches: @unchecked Sendable {
         throw SinkError.io("cannot move \(path) aside: \(String(cString: strerror(errno)))")
       }
     }
-    guard manager.fileExists(atPath: root) else { return }
+    guard FileSystem.exists(root) else { return }
     // One level of folders (the vendor folders moved here), and files directly inside them.
-    for entry in (try? manager.contentsOfDirectory(atPath: root)) ?? [] {
+    for entry in (try? FileSystem.entries(of: root)) ?? [] {
       let folder = root + "/" + entry
-      for file in (try? manager.contentsOfDirectory(atPath: folder)) ?? [] {
+      for file in (try? FileSystem.entries(of: folder)) ?? [] {
         let path = folder + "/" + file
         var status = stat()
         if lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
@@ -80,16 +83,15 @@ final class ReplacedBatches: @unchecked Sendable {
 
   /// Deletes what was not reused, and `.replaced/` itself.
   func removeRest() throws {
-    let manager = FileManager.default
-    guard manager.fileExists(atPath: root) else { return }
-    do { try manager.removeItem(atPath: root) } catch {
-      throw SinkError.io("cannot remove \(root): \(error.localizedDescription)")
+    guard FileSystem.exists(root) else { return }
+    do { try FileSystem.removeTree(root) } catch {
+      throw SinkError.io("cannot remove \(root): \(error)")
     }
   }
 
   private static func createDirectory(_ path: String) throws {
-    do {
-      try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    } catch { throw SinkError.io("cannot create \(path): \(error.localizedDescription)") }
+    do { try FileSystem.createDirectories(path) } catch {
+      throw SinkError.io("cannot create \(path): \(error)")
+    }
   }
 }

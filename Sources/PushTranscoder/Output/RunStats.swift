@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The run's counts (SPEC 6.4, 6.8), kept in fixed arrays indexed by enum so that a worker
 /// updates them without hashing, and merged chunk by chunk by the writer.
@@ -132,7 +136,7 @@ public struct RunStats: Sendable, Equatable {
       .map { "\($0.name) \(skipped[$0.index])" }
     if !skippedParts.isEmpty { text += " (skipped: " + skippedParts.joined(separator: ", ") + ")" }
     if directoryLines > 0 { text += "; directory: \(directoryEntries) entries" }
-    text += "; " + String(format: "%.1f MB in %.2f s (%.0f MB/s)", mb, seconds, rate)
+    text += "; " + String(cFormat: "%.1f MB in %.2f s (%.0f MB/s)", mb, seconds, rate)
     return text
   }
 }

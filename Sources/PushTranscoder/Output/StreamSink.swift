@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Pipeline mode (`-o -`, SPEC 6.3): records to stdout in input order, optionally compressed;
 /// rejects inline or to `--rejects FILE`.

@@ -1,11 +1,15 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
-/// A small free list shared by threads, behind a `pthread`-based lock (`NSLock`): thread
+/// A small free list shared by threads, behind a `pthread`-based `Lock`: thread
 /// sanitizers understand it, where they cannot see the futex inside `Synchronization.Mutex` on
 /// Linux and report its users as races.
 final class BufferPool<Element>: @unchecked Sendable {
   // Safe because `free` is only touched while `lock` is held.
-  private let lock = NSLock()
+  private let lock = Lock()
   private var free: [Element] = []
   private let limit: Int
 

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Version and build id for job logs (`--version`).
 public enum BuildInfo {
   public static let version = "0.1.0"
@@ -11,13 +9,8 @@ public enum BuildInfo {
   }
 
   public static var buildID: String {
-    guard let data = FileManager.default.contents(atPath: "/proc/self/exe") else {
-      return "unknown"
-    }
-    let hash = data.withUnsafeBytes { raw in
-      FNV1a.hash(
-        UnsafeBufferPointer(start: raw.bindMemory(to: UInt8.self).baseAddress, count: raw.count))
-    }
+    guard let bytes = FileSystem.contents(of: "/proc/self/exe") else { return "unknown" }
+    let hash = bytes.withUnsafeBufferPointer { FNV1a.hash($0) }
     return String(hash, radix: 16).leftPadded(to: 16)
   }
 }

@@ -1,5 +1,9 @@
 import Dispatch
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A unit of work the reader hands to the workers, in input order.
 public enum WorkItem: Sendable {
@@ -69,7 +73,7 @@ public final class Pipeline: @unchecked Sendable {
   // each processor box is used only on its own serial queue.
 
   private let threads: Int
-  private let condition = NSCondition()
+  private let condition = Condition()
   private var results: [Int: ChunkOutput] = [:]
   private var producedCount: Int? = nil
   private var readerFatal: String? = nil
@@ -220,7 +224,7 @@ public final class Pipeline: @unchecked Sendable {
 /// The workers not processing a chunk; `take` waits for one.
 final class IdleWorkers: @unchecked Sendable {
   // Safe because `workers` is only touched under `lock`; `available` counts its entries.
-  private let lock = NSLock()
+  private let lock = Lock()
   private var workers: [WorkerBox]
   private let available: DispatchSemaphore
 

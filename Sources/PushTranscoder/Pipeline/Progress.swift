@@ -1,4 +1,9 @@
-import Foundation
+import Dispatch
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The progress line on stderr (SPEC 6.4): bytes, lines, MB/s, and an ETA when the input size is
 /// known. Redrawn at most a few times a second by the writer thread; cleared at the end.
@@ -19,11 +24,11 @@ public final class Progress: @unchecked Sendable {
     lastDraw = now
     let seconds = Double(now - start.uptimeNanoseconds) / 1e9
     let rate = seconds > 0 ? Double(bytes) / 1e6 / seconds : 0
-    var text = String(format: "\r%.1f MB, %d lines, %.0f MB/s", Double(bytes) / 1e6, lines, rate)
+    var text = String(cFormat: "\r%.1f MB, %d lines, %.0f MB/s", Double(bytes) / 1e6, lines, rate)
     if let totalBytes, totalBytes > 0, rate > 0 {
       let left = max(0, Double(totalBytes - bytes) / 1e6 / rate)
       text += String(
-        format: ", %.0f%%, ETA %.0f s", min(100, 100 * Double(bytes) / Double(totalBytes)), left)
+        cFormat: ", %.0f%%, ETA %.0f s", min(100, 100 * Double(bytes) / Double(totalBytes)), left)
     }
     text += "\u{1B}[K"
     FileDescriptorWriter.writeAll(2, Array(text.utf8))

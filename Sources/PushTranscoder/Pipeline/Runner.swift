@@ -1,5 +1,14 @@
 import Dispatch
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials  // ProcessInfo only; ArgumentParser loads it anyway
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// `--progress` (SPEC 6.4).
 public enum ProgressMode: String, Sendable, CaseIterable { case auto, always, never }

@@ -1,0 +1,88 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A mutual-exclusion lock over a heap-allocated `pthread_mutex_t`.
+///
+/// The library does not link Foundation (its `NSLock` would bring Foundation and ICU into every
+/// run's start-up). A `pthread` mutex, not `Synchronization.Mutex`, because thread sanitizers
+/// understand it, where they cannot see the futex inside `Mutex` on Linux and report its users
+/// as races.
+final class Lock: @unchecked Sendable {
+  // Safe because the mutex lives at a fixed heap address for the lock's lifetime (a
+  // `pthread_mutex_t` must not move) and is only used through the pthread functions.
+  fileprivate let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+  init() {
+    mutex = .allocate(capacity: 1)
+    mutex.initialize(to: pthread_mutex_t())
+    let status = pthread_mutex_init(mutex, nil)
+    precondition(status == 0, "pthread_mutex_init failed: \(status)")
+  }
+
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deinitialize(count: 1)
+    mutex.deallocate()
+  }
+
+  /// Waits until the lock is free and takes it.
+  func lock() {
+    let status = pthread_mutex_lock(mutex)
+    precondition(status == 0, "pthread_mutex_lock failed: \(status)")
+  }
+
+  /// Releases the lock, which the calling thread holds.
+  func unlock() {
+    let status = pthread_mutex_unlock(mutex)
+    precondition(status == 0, "pthread_mutex_unlock failed: \(status)")
+  }
+
+  /// Runs `body` with the lock held.
+  func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    lock()
+    defer { unlock() }
+    return try body()
+  }
+}
+
+/// A lock with a condition variable: `wait` releases the lock until `broadcast`.
+final class Condition: @unchecked Sendable {
+  // Safe because the condition variable lives at a fixed heap address for the object's
+  // lifetime and is only used with `mutex`, through the pthread functions.
+  private let mutex = Lock()
+  private let condition: UnsafeMutablePointer<pthread_cond_t>
+
+  init() {
+    condition = .allocate(capacity: 1)
+    condition.initialize(to: pthread_cond_t())
+    let status = pthread_cond_init(condition, nil)
+    precondition(status == 0, "pthread_cond_init failed: \(status)")
+  }
+
+  deinit {
+    pthread_cond_destroy(condition)
+    condition.deinitialize(count: 1)
+    condition.deallocate()
+  }
+
+  /// Takes the lock.
+  func lock() { mutex.lock() }
+
+  /// Releases the lock.
+  func unlock() { mutex.unlock() }
+
+  /// Releases the lock, sleeps until a `broadcast` (or a spurious wake-up: callers re-check
+  /// their predicate in a loop), and takes the lock again.
+  func wait() {
+    let status = pthread_cond_wait(condition, mutex.mutex)
+    precondition(status == 0, "pthread_cond_wait failed: \(status)")
+  }
+
+  /// Wakes every waiter. Call with the lock held.
+  func broadcast() {
+    pthread_cond_broadcast(condition)
+  }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+@testable import PushTranscoder
+
+/// The POSIX helpers that replaced FileManager and `String(format:)` in the library.
+@Suite struct FileSystemTests {
+  private func scratch() -> String {
+    let path = NSTemporaryDirectory() + "/fs-tests-" + UUID().uuidString
+    return path
+  }
+
+  @Test func createsNestedDirectoriesAndRemovesTrees() throws {
+    let root = scratch()
+    let nested = root + "/a/b//c/"
+    try FileSystem.createDirectories(nested)
+    #expect(FileSystem.kind(of: root + "/a/b/c") == .directory)
+    // Creating what exists is not an error.
+    try FileSystem.createDirectories(root + "/a/b")
+    #expect(FileManager.default.createFile(atPath: root + "/a/file", contents: Data([1, 2, 3])))
+    #expect(FileSystem.kind(of: root + "/a/file") == .other)
+    #expect(try FileSystem.entries(of: root + "/a").sorted() == ["b", "file"])
+    #expect(FileSystem.contents(of: root + "/a/file") == [1, 2, 3])
+    try FileSystem.removeTree(root)
+    #expect(!FileSystem.exists(root))
+  }
+
+  @Test func failuresCarryTheCLibrarysReason() throws {
+    let root = scratch()
+    try FileSystem.createDirectories(root)
+    defer { try? FileSystem.removeTree(root) }
+    #expect(FileManager.default.createFile(atPath: root + "/file", contents: Data()))
+    // A directory under a regular file cannot be created.
+    let error = #expect(throws: FileSystemError.self) {
+      try FileSystem.createDirectories(root + "/file/sub")
+    }
+    #expect(error?.description == "Not a directory")
+    let missing = #expect(throws: FileSystemError.self) {
+      try FileSystem.removeTree(root + "/missing")
+    }
+    #expect(missing?.description == "No such file or directory")
+    #expect(FileSystem.contents(of: root + "/missing") == nil)
+  }
+
+  @Test func cFormatMatchesFoundationsFormatting() {
+    let values: [Double] = [0, 0.05, 0.25, 1.45, 2.675, 123.456789, 1e9 + 0.5, 99.95]
+    for value in values {
+      for format in ["%.0f", "%.1f", "%.2f", "%.3f"] {
+        #expect(String(cFormat: format, value) == String(format: format, value), "\(format)")
+      }
+    }
+    #expect(String(cFormat: "batch-%06d.ndjson", 42) == "batch-000042.ndjson")
+    #expect(String(cFormat: "%08x", UInt32(0xBEEF)) == "0000beef")
+    // Longer than the first buffer.
+    let long = String(repeating: "x", count: 300)
+    #expect(String(cFormat: long + "%d", 5) == long + "5")
+  }
+}
