@@ -9,9 +9,7 @@ enum EasemobReader {
   ) throws -> ReadVerdict {
     let fields = FieldReader(document)
     let root = document.root
-    notice = Notice(
-      dialect: .easemob, body: [], untitledBody: [], fallbackTitle: options.defaultTitle,
-      lineHash: 0)
+    notice.recycle(dialect: .easemob, fallbackTitle: options.defaultTitle)
 
     // The envelope: who, to whom, the bodies, the ext object.
     let sender: StringSlice

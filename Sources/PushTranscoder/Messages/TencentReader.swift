@@ -30,8 +30,8 @@ enum TencentReader {
 
   /// What the element pass found in `MsgBody`.
   private struct Elements {
-    /// Non-empty texts and placeholders, in order.
-    var pieces: [StringSlice] = []
+    /// Non-empty texts and placeholders, in order (the notice's recycled `body` array).
+    var pieces: [StringSlice]
     var count = 0
     var unknown = 0
     /// The element is exactly one TIMCustomElem (SPEC 3.1 step 4); set when `count == 1`.
@@ -49,22 +49,29 @@ enum TencentReader {
     options: MessageOptions, stats: inout MessageStats, into notice: inout Notice
   ) throws -> ReadVerdict {
     let fields = FieldReader(document)
+    notice.recycle(dialect: .tencent, fallbackTitle: options.defaultTitle)
 
-    // Elements.
+    // Elements, read into the notice's body array (recycled from line to line).
     let body = try fields.requiredArray(value: top.body, "MsgBody")
-    let elements = try readElements(fields, body, locale: options.locale)
+    var elements = Elements(pieces: [])
+    var recipients: [StringSlice] = []
+    swap(&elements.pieces, &notice.body)
+    swap(&recipients, &notice.recipients)
+    // Whatever the verdict, the arrays go back to the notice (emptied or not) for the next line.
+    defer {
+      swap(&elements.pieces, &notice.body)
+      swap(&recipients, &notice.recipients)
+    }
+    try readElements(fields, body, locale: options.locale, into: &elements)
 
     // Routing.
     let sender = try fields.string(value: top.from, "From_Account")
     let groupID = try fields.string(value: top.group, "GroupId")
     let msgKey = try fields.string(value: top.msgKey, "MsgKey")
     let msgID = try fields.string(value: top.msgID, "MsgId")
-    let recipients = try readRecipients(fields, fields.present(value: top.to))
+    try readRecipients(fields, fields.present(value: top.to), into: &recipients)
 
     // OfflinePushInfo.
-    notice = Notice(
-      dialect: .tencent, body: [], untitledBody: [], fallbackTitle: options.defaultTitle,
-      lineHash: 0)
     var pushFlag: Int? = nil
     var desc: StringSlice? = nil
     var offlineExt: StringSlice? = nil
@@ -114,20 +121,18 @@ enum TencentReader {
     notice.key = msgKey ?? msgID
     notice.sender = sender
     if let groupID {
-      notice.groups = [groupID]
-      notice.fallbackTitles = [
-        MessageReader.fallbackTitle(sender: sender, group: groupID, options: options)
-      ]
-    } else {
-      notice.recipients = recipients
+      notice.groups.append(groupID)
+      notice.fallbackTitles.append(
+        MessageReader.fallbackTitle(sender: sender, group: groupID, options: options))
+      recipients.removeAll(keepingCapacity: true)
     }
     notice.fallbackTitle = MessageReader.fallbackTitle(
       sender: sender, group: groupID, options: options)
     if let desc {
-      notice.body = [desc]
-      notice.untitledBody = notice.body
+      elements.pieces.removeAll(keepingCapacity: true)
+      elements.pieces.append(desc)
+      notice.untitledBody = elements.pieces
     } else {
-      notice.body = elements.pieces
       let directory = options.directory
       notice.untitledBody = NoticeText.tencentDisplay(
         elements.pieces, nickname: sender.flatMap { directory.nickname(of: $0) },
@@ -170,12 +175,12 @@ enum TencentReader {
     "Title", "Category", "Image", "Sound", "SoundDuration",
   ])
 
-  private static func readElements(_ fields: FieldReader, _ body: Int, locale: NoticeText.Locale)
-    throws -> Elements
-  {
+  private static func readElements(
+    _ fields: FieldReader, _ body: Int, locale: NoticeText.Locale, into elements: inout Elements
+  ) throws {
     let document = fields.document
-    var elements = Elements()
-    // Most messages have one to three elements: one allocation instead of growing from empty.
+    // Most messages have one to three elements: one allocation instead of growing from empty
+    // (and none once the recycled array has this room).
     elements.pieces.reserveCapacity(4)
     var element = body + 1
     let end = Int(document.tokens[body].next)
@@ -222,7 +227,6 @@ enum TencentReader {
       elements.count += 1
       element = Int(document.tokens[element].next)
     }
-    return elements
   }
 
   /// The placeholder of a non-text, non-custom element type, or nil for an unknown type.
@@ -239,15 +243,16 @@ enum TencentReader {
   }
 
   /// `To_Account`: a string or an array of strings; empty strings are absent.
-  private static func readRecipients(_ fields: FieldReader, _ to: Int?) throws -> [StringSlice] {
+  private static func readRecipients(
+    _ fields: FieldReader, _ to: Int?, into recipients: inout [StringSlice]
+  ) throws {
     let document = fields.document
-    guard let to else { return [] }
+    guard let to else { return }
     switch document.kind(to) {
     case .string:
       let slice = document.string(to)
-      return slice.isEmpty ? [] : [slice]
+      if !slice.isEmpty { recipients.append(slice) }
     case .array:
-      var recipients: [StringSlice] = []
       var position = 0
       var element = to + 1
       let end = Int(document.tokens[to].next)
@@ -260,7 +265,6 @@ enum TencentReader {
         position += 1
         element = Int(document.tokens[element].next)
       }
-      return recipients
     default:
       throw fields.wrongType("To_Account", to, expected: "a string or an array of strings")
     }

@@ -18,6 +18,10 @@ public struct LineProcessor {
   private var canonicalizer = NoticeCanonicalizer()
   /// The current line's hash when the caller computed it.
   private var lineHash: UInt64? = nil
+  /// The notice the message reader fills, line after line (`Notice.recycle` keeps its arrays'
+  /// storage). Its slices point into the current line only while that line is processed.
+  private var notice = Notice(
+    dialect: .tencent, body: [], untitledBody: [], fallbackTitle: StringSlice(""), lineHash: 0)
 
   public init(options: TranscodeOptions, directory: Directory) {
     self.options = options
@@ -107,9 +111,8 @@ public struct LineProcessor {
     _ document: JSONDocument, original: UnsafeBufferPointer<UInt8>, number: Int,
     into output: inout ChunkOutput
   ) {
-    // Filled in place by the reader and passed on by reference: never copied.
-    var notice = Notice(
-      dialect: .tencent, body: [], untitledBody: [], fallbackTitle: StringSlice(""), lineHash: 0)
+    // Filled in place by the reader and passed on by reference (`render` does not mutate
+    // `self`, so reading `notice` beside it needs no copy).
     switch messages.read(document, original: original, stats: &output.stats, into: &notice) {
     case .skip(let reason):
       output.stats.skipped[reason.index] += 1
@@ -120,18 +123,19 @@ public struct LineProcessor {
       if let lineHash { notice.lineHash = lineHash }
       // With several vendors, resolve escapes once instead of once per vendor.
       if vendors.count > 1 { canonicalizer.prepare(&notice) }
+      head.prepare(notice, source: output.source, number: number)
       render(notice, document: document, original: original, number: number, into: &output)
     }
   }
 
   /// Writes every selected vendor's records for one notice (SPEC 6.1, 6.4, 9 [6]).
-  private mutating func render(
+  /// `head` must be prepared for this notice.
+  private func render(
     _ notice: Notice, document: JSONDocument, original: UnsafeBufferPointer<UInt8>, number: Int,
     into output: inout ChunkOutput
   ) {
     memo.reset()
     let context = RenderContext(document: document, memo: memo)
-    head.prepare(notice, source: output.source, number: number)
     var produced = false
     var firstRefusal: RejectReason? = nil
     for id in vendors {
