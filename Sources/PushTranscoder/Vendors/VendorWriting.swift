@@ -76,8 +76,12 @@ extension Notice {
   /// The body for a payload with or without a title: `body`, or `untitledBody` (which carries
   /// the display prefix) when the payload has no title (SPEC 3.1, 3.2).
   func bodyText(titled: Bool) -> PushText {
-    let pieces = titled ? body : untitledBody
-    return pieces.count == 1 ? .slice(pieces[0]) : .pieces(pieces)
+    // No local copy of the array (`titled ? body : untitledBody` retained it once per vendor
+    // and line): a one-piece body, the common case, then touches no reference count.
+    if titled {
+      return body.count == 1 ? .slice(body[0]) : .pieces(body)
+    }
+    return untitledBody.count == 1 ? .slice(untitledBody[0]) : .pieces(untitledBody)
   }
 
   /// The title of the vendors that require one (SPEC 4): `preferred`, else `title`, else the
