@@ -45,6 +45,13 @@ public struct StringSlice {
     self.init(pointer: literal.utf8Start, count: literal.utf8CodeUnitCount, hasEscapes: false)
   }
 
+  /// True when both describe the same bytes with the same flags (not a comparison of text).
+  @inlinable
+  public func isIdentical(to other: StringSlice) -> Bool {
+    pointer == other.pointer && storedCount == other.storedCount
+      && hasEscapes == other.hasEscapes && rawIsCanonical == other.rawIsCanonical
+  }
+
   /// The raw bytes of the slice (JSON string content, escapes not decoded).
   @inlinable
   public var rawBytes: UnsafeBufferPointer<UInt8> {

@@ -89,7 +89,12 @@ extension Notice {
     }
     func map(_ slices: inout [StringSlice]) {
       guard slices.contains(where: \.hasEscapes) else { return }
-      for index in slices.indices { map(&slices[index]) }
+      for index in slices.indices where slices[index].hasEscapes {
+        // Written back only when it changed: a write to an array that shares its storage
+        // (`untitledBody` and `body`) copies it.
+        let new = transform(slices[index])
+        if !new.isIdentical(to: slices[index]) { slices[index] = new }
+      }
     }
     map(&key)
     map(&recipients)
@@ -103,8 +108,15 @@ extension Notice {
       untitledBody.count == body.count
       && untitledBody.withUnsafeBufferPointer { $0.baseAddress }
         == body.withUnsafeBufferPointer { $0.baseAddress }
-    map(&body)
-    if untitledIsBody { untitledBody = body } else { map(&untitledBody) }
+    if untitledIsBody {
+      // Drop the second reference first, so that `body` is rewritten in place, not copied.
+      untitledBody = []
+      map(&body)
+      untitledBody = body
+    } else {
+      map(&body)
+      map(&untitledBody)
+    }
     map(&fallbackTitle)
     map(&fallbackTitles)
     if case .string(var slice) = ext, slice.hasEscapes {
