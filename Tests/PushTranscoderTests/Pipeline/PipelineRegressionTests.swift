@@ -83,3 +83,56 @@ import Testing
     #expect(OutputBuffers.roundedCapacity(21_000_000) == 1 << 25)
   }
 }
+
+/// The pipeline indexes line batches on its reader thread (bounds, numbers and FNV-1a hashes,
+/// `IndexedLines`) when vivo needs the hashes; a worker given the same batch unindexed indexes
+/// it itself. Both must render the same bytes as the line processor fed line by line with each
+/// line's own hash.
+@Suite struct IndexedLinesTests {
+  /// Lines of one source, without a chunk reader.
+  struct Lines: LineBatch {
+    let source = SourceName("mem.ndjson")
+    let storage: [[UInt8]]
+    func forEachLine(_ body: (UnsafeBufferPointer<UInt8>, Int) -> Void) {
+      for (index, line) in storage.enumerated() {
+        line.withUnsafeBufferPointer { body($0, index + 1) }
+      }
+    }
+    var byteCount: Int { storage.reduce(0) { $0 + $1.count + 1 } }
+  }
+
+  @Test func indexedUnindexedAndLineByLineRenderTheSameBytes() {
+    let batch = Lines(
+      storage: [
+        #"{"From_Account":"a","To_Account":"b","MsgBody":[{"MsgType":"TIMTextElem","MsgContent":{"Text":"hi"}}]}"#,
+        "",
+        #"{"From_Account":"a","GroupId":"g","MsgKey":"k1","MsgBody":[{"MsgType":"TIMFaceElem"}]}"#,
+        "not json",
+        #"{"from":"u1","to":"u2","chat_type":"chat","payload":{"bodies":[{"type":"txt","msg":"yo"}]}}"#,
+        #"{"From_Account":"x","To_Account":["p","q"],"MsgBody":[{"MsgType":"TIMTextElem","MsgContent":{"Text":"\u00e9"}}]}"#,
+      ].map { Array($0.utf8) })
+    let options = TranscodeOptions()
+    func worker() -> WorkerBox {
+      WorkerBox(
+        queue: DispatchQueue(label: "test"),
+        processor: LineProcessor(options: options, directory: Directory()))
+    }
+    #expect(worker().wantsLineHashes)
+    let indexed = IndexedLines(batch)
+    #expect(indexed.numbers == Array(1...batch.storage.count))
+    #expect(
+      indexed.hashes == batch.storage.map { line in line.withUnsafeBufferPointer(FNV1a.hash) })
+    let fromIndex = worker().process(.indexed(indexed), sequence: 0)
+    let unindexed = worker().process(.lines(batch), sequence: 0)
+    var processor = LineProcessor(options: options, directory: Directory())
+    var byLine = ChunkOutput(sequence: 0, source: batch.source)
+    batch.forEachLine { line, number in
+      processor.process(line: line, number: number, lineHash: FNV1a.hash(line), into: &byLine)
+    }
+    #expect(Array(fromIndex.main.bytes) == Array(byLine.main.bytes))
+    #expect(Array(unindexed.main.bytes) == Array(byLine.main.bytes))
+    #expect(fromIndex.stats == byLine.stats)
+    #expect(fromIndex.inputBytes == batch.byteCount)
+    #expect(byLine.stats.records[VendorID.vivo.rawValue] == 4)
+  }
+}
