@@ -52,8 +52,10 @@ enum FileSystem {
     defer { closedir(stream) }
     var names: [String] = []
     while let entry = readdir(stream) {
+      // Safe because `entry` points to the entry readdir just returned, valid until the next
+      // readdir or closedir on `stream`, and `d_name` is a NUL-terminated name inside its
+      // fixed-size field.
       let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        // Safe because `d_name` is a NUL-terminated name inside the fixed-size field.
         String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
       }
       if name != "." && name != ".." { names.append(name) }
@@ -69,6 +71,7 @@ enum FileSystem {
     var bytes: [UInt8] = []
     var block = [UInt8](repeating: 0, count: 1 << 16)
     while true {
+      // Safe because read(2) writes at most `count` bytes into the block.
       let count = block.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
       if count < 0 && errno == EINTR { continue }
       guard count >= 0 else { return nil }

@@ -16,17 +16,12 @@ final class Lock: @unchecked Sendable {
   fileprivate let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
   init() {
-    mutex = .allocate(capacity: 1)
-    mutex.initialize(to: pthread_mutex_t())
-    let status = pthread_mutex_init(mutex, nil)
-    precondition(status == 0, "pthread_mutex_init failed: \(status)")
+    mutex = PThreadObject.make(pthread_mutex_t(), "pthread_mutex_init") {
+      pthread_mutex_init($0, nil)
+    }
   }
 
-  deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deinitialize(count: 1)
-    mutex.deallocate()
-  }
+  deinit { PThreadObject.free(mutex, pthread_mutex_destroy) }
 
   /// Waits until the lock is free and takes it.
   func lock() {
@@ -56,17 +51,12 @@ final class Condition: @unchecked Sendable {
   private let condition: UnsafeMutablePointer<pthread_cond_t>
 
   init() {
-    condition = .allocate(capacity: 1)
-    condition.initialize(to: pthread_cond_t())
-    let status = pthread_cond_init(condition, nil)
-    precondition(status == 0, "pthread_cond_init failed: \(status)")
+    condition = PThreadObject.make(pthread_cond_t(), "pthread_cond_init") {
+      pthread_cond_init($0, nil)
+    }
   }
 
-  deinit {
-    pthread_cond_destroy(condition)
-    condition.deinitialize(count: 1)
-    condition.deallocate()
-  }
+  deinit { PThreadObject.free(condition, pthread_cond_destroy) }
 
   /// Takes the lock.
   func lock() { mutex.lock() }
@@ -84,5 +74,26 @@ final class Condition: @unchecked Sendable {
   /// Wakes every waiter. Call with the lock held.
   func broadcast() {
     pthread_cond_broadcast(condition)
+  }
+}
+
+/// Heap storage for pthread objects, which must not move once initialized.
+private enum PThreadObject {
+  static func make<Object>(
+    _ zero: Object, _ name: String, _ initialize: (UnsafeMutablePointer<Object>) -> Int32
+  ) -> UnsafeMutablePointer<Object> {
+    let object = UnsafeMutablePointer<Object>.allocate(capacity: 1)
+    object.initialize(to: zero)
+    let status = initialize(object)
+    precondition(status == 0, "\(name) failed: \(status)")
+    return object
+  }
+
+  static func free<Object>(
+    _ object: UnsafeMutablePointer<Object>, _ destroy: (UnsafeMutablePointer<Object>) -> Int32
+  ) {
+    _ = destroy(object)
+    object.deinitialize(count: 1)
+    object.deallocate()
   }
 }
