@@ -195,9 +195,15 @@ public struct Notice {
     fixedLineHash = 0
   }
 
-  /// Empties an array, keeping its storage.
+  /// Empties an array, keeping its storage unless it is large.
   @inline(__always)
   private static func empty(_ array: inout [StringSlice]) {
+    guard array.count <= 64 else {
+      // A message to thousands of recipients: free its storage rather than hold it for the
+      // rest of the run.
+      array = []
+      return
+    }
     // One element at a time: these hold a few slices, and `removeAll(keepingCapacity:)` is a
     // generic range replacement (about 80 instructions even for one element).
     while !array.isEmpty { array.removeLast() }
