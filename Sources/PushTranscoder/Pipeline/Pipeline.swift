@@ -51,7 +51,8 @@ public final class IndexedLines: @unchecked Sendable {
 /// Whole lines of one source, in order (what `ChunkReader` produces).
 public protocol LineBatch: Sendable {
   var source: SourceName { get }
-  /// Calls `body(line, lineNumber)` for every line, without its terminator.
+  /// Calls `body(line, lineNumber)` for every line, without its terminator. The bytes stay
+  /// valid for as long as the batch exists (`IndexedLines` keeps them past the call).
   func forEachLine(_ body: (UnsafeBufferPointer<UInt8>, Int) -> Void)
   /// The input bytes the batch covers, terminators included.
   var byteCount: Int { get }

@@ -89,15 +89,36 @@ import Testing
 /// it itself. Both must render the same bytes as the line processor fed line by line with each
 /// line's own hash.
 @Suite struct IndexedLinesTests {
-  /// Lines of one source, without a chunk reader.
-  struct Lines: LineBatch {
+  /// Lines of one source, without a chunk reader, in memory that lives as long as the batch
+  /// (as `LineBatch` requires).
+  final class Lines: LineBatch, @unchecked Sendable {
+    // Unchecked: `memory` is written only in `init` and freed in `deinit`.
     let source = SourceName("mem.ndjson")
     let storage: [[UInt8]]
+    private let memory: UnsafeMutableBufferPointer<UInt8>
+    private let bounds: [Range<Int>]
+
+    init(storage: [[UInt8]]) {
+      self.storage = storage
+      memory = .allocate(capacity: max(1, storage.reduce(0) { $0 + $1.count }))
+      var bounds: [Range<Int>] = []
+      var offset = 0
+      for line in storage {
+        _ = memory[offset...].initialize(from: line)
+        bounds.append(offset..<offset + line.count)
+        offset += line.count
+      }
+      self.bounds = bounds
+    }
+
+    deinit { memory.deallocate() }
+
     func forEachLine(_ body: (UnsafeBufferPointer<UInt8>, Int) -> Void) {
-      for (index, line) in storage.enumerated() {
-        line.withUnsafeBufferPointer { body($0, index + 1) }
+      for (index, range) in bounds.enumerated() {
+        body(UnsafeBufferPointer(rebasing: memory[range]), index + 1)
       }
     }
+
     var byteCount: Int { storage.reduce(0) { $0 + $1.count + 1 } }
   }
 
