@@ -179,7 +179,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
         throw SinkError.io("cannot create \(folder): \(error)")
       }
     }
-    let name = String(cFormat: "batch-%06d.ndjson", index) + compression.fileSuffix
+    let name = String(cFormat: "batch-%06ld.ndjson", index) + compression.fileSuffix
     let compression = self.compression
     let level = self.level
     let first = batch.first!

@@ -24,7 +24,7 @@ public final class Progress: @unchecked Sendable {
     lastDraw = now
     let seconds = Double(now - start.uptimeNanoseconds) / 1e9
     let rate = seconds > 0 ? Double(bytes) / 1e6 / seconds : 0
-    var text = String(cFormat: "\r%.1f MB, %d lines, %.0f MB/s", Double(bytes) / 1e6, lines, rate)
+    var text = String(cFormat: "\r%.1f MB, %ld lines, %.0f MB/s", Double(bytes) / 1e6, lines, rate)
     if let totalBytes, totalBytes > 0, rate > 0 {
       let left = max(0, Double(totalBytes - bytes) / 1e6 / rate)
       text += String(

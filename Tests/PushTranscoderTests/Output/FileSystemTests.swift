@@ -49,7 +49,9 @@ import Testing
         #expect(String(cFormat: format, value) == String(format: format, value), "\(format)")
       }
     }
-    #expect(String(cFormat: "batch-%06d.ndjson", 42) == "batch-000042.ndjson")
+    #expect(String(cFormat: "batch-%06ld.ndjson", 42) == "batch-000042.ndjson")
+    // Swift's Int is a C long: `%ld` prints it whole, past 32 bits.
+    #expect(String(cFormat: "%ld lines", 5_000_000_000) == "5000000000 lines")
     #expect(String(cFormat: "%08x", UInt32(0xBEEF)) == "0000beef")
     // Longer than the first buffer.
     let long = String(repeating: "x", count: 300)
