@@ -60,21 +60,17 @@ public enum TextCut {
     let wanted = max(0, room - ellipsisBytes) + 1
     let prefix =
       memo?.decodedPrefix(text, scalars: wanted) ?? text.decodedPrefix(scalars: wanted)
-    if var bytes = directPrefix(
-      of: prefix, limit: room - ellipsisBytes, unit: .escapedBytes, extraCapacity: ellipsisBytes,
-      scan: memo?.escapedScan(text))
+    var bytes =
+      directPrefix(
+        of: prefix, limit: room - ellipsisBytes, unit: .escapedBytes, extraCapacity: ellipsisBytes,
+        scan: memo?.escapedScan(text))
       ?? simplePrefix(
         of: prefix, limit: room - ellipsisBytes, cost: escapedCost, extraCapacity: ellipsisBytes)
-    {
-      appendEllipsis(to: &bytes)
-      return bytes
-    }
-    var bytes = graphemePrefix(of: prefix, limit: room - ellipsisBytes) {
-      character in
-      var length = 0
-      for byte in character.utf8 { length += JSONEscapes.escapedLength(byte) }
-      return length
-    }
+      ?? graphemePrefix(of: prefix, limit: room - ellipsisBytes) { character in
+        var length = 0
+        for byte in character.utf8 { length += JSONEscapes.escapedLength(byte) }
+        return length
+      }
     appendEllipsis(to: &bytes)
     return bytes
   }

@@ -63,18 +63,18 @@ enum FileSystem {
     return names
   }
 
-  /// The whole content of a file, or nil when it cannot be read.
+  /// The whole content of a file, or nil when it cannot be read (read with `FileInput`).
   static func contents(of path: String) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
+    guard let input = try? FileInput(path: path) else { return nil }
     var bytes: [UInt8] = []
-    var block = [UInt8](repeating: 0, count: 1 << 16)
+    var block = [UInt8](repeating: 0, count: FileInput.peekBytes)
     while true {
-      // Safe because read(2) writes at most `count` bytes into the block.
-      let count = block.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-      if count < 0 && errno == EINTR { continue }
-      guard count >= 0 else { return nil }
+      // Safe because `read` writes at most `count` bytes into the block.
+      guard
+        let count = try? block.withUnsafeMutableBytes({
+          try input.read(into: $0.baseAddress!, capacity: $0.count)
+        })
+      else { return nil }
       if count == 0 { return bytes }
       bytes.append(contentsOf: block[..<count])
     }

@@ -13,6 +13,12 @@ public enum WorkItem: Sendable {
   case oversized(source: SourceName, line: Int, prefix: [UInt8], totalLength: Int)
   /// Whole lines whose boundaries and hashes the reader already found (`IndexedLines`).
   case indexed(IndexedLines)
+
+  /// `.lines` as `.indexed`; any other item as it is.
+  func indexed() -> WorkItem {
+    if case .lines(let batch) = self { return .indexed(IndexedLines(batch)) }
+    return self
+  }
 }
 
 /// A batch of lines with each line's bounds, number and 64-bit FNV-1a hash (vivo `requestId`
@@ -142,20 +148,15 @@ public final class Pipeline: @unchecked Sendable {
       var sequence = 0
       while true {
         if self.isCancelled { break }
-        var next: WorkItem?
+        let next: WorkItem?
         do {
           next = try nextItem()
         } catch {
           self.finishProducing(count: sequence, fatal: "\(error)")
           return
         }
-        guard let read = next else { break }
-        let item: WorkItem
-        if indexOnReader, case .lines(let batch) = read {
-          item = .indexed(IndexedLines(batch))
-        } else {
-          item = read
-        }
+        guard let next else { break }
+        let item = indexOnReader ? next.indexed() : next
         inFlight.wait()
         // The next idle worker, not a fixed rotation: a chunk of long lines on one worker must
         // not leave the other idle while the in-flight window is full.
@@ -314,7 +315,7 @@ final class WorkerBox: @unchecked Sendable {
     case .lines(let batch):
       if processor.wantsLineHashes {
         // A batch that reached a worker unindexed (the pipeline indexes on its reader thread).
-        return process(.indexed(IndexedLines(batch)), sequence: sequence)
+        return process(item.indexed(), sequence: sequence)
       }
       var output = ChunkOutput(
         sequence: sequence, source: batch.source,
