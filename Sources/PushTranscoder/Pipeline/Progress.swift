@@ -1,4 +1,5 @@
 import Dispatch
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -23,6 +24,14 @@ public final class Progress: @unchecked Sendable {
     guard now - lastDraw > 250_000_000 else { return }
     lastDraw = now
     let seconds = Double(now - start.uptimeNanoseconds) / 1e9
+    let text = Self.line(bytes: bytes, lines: lines, seconds: seconds, totalBytes: totalBytes)
+    FileDescriptorWriter.writeAll(2, Array(text.utf8))
+    drawn = true
+  }
+
+  /// The progress line after `seconds`: `\r`, the counts, the rate, the ETA when the total is
+  /// known, and an erase to the end of the line.
+  static func line(bytes: Int, lines: Int, seconds: Double, totalBytes: Int?) -> String {
     let rate = seconds > 0 ? Double(bytes) / 1e6 / seconds : 0
     var text = String(cFormat: "\r%.1f MB, %ld lines, %.0f MB/s", Double(bytes) / 1e6, lines, rate)
     if let totalBytes, totalBytes > 0, rate > 0 {
@@ -30,9 +39,7 @@ public final class Progress: @unchecked Sendable {
       text += String(
         cFormat: ", %.0f%%, ETA %.0f s", min(100, 100 * Double(bytes) / Double(totalBytes)), left)
     }
-    text += "\u{1B}[K"
-    FileDescriptorWriter.writeAll(2, Array(text.utf8))
-    drawn = true
+    return text + "\u{1B}[K"
   }
 
   func finish() {

@@ -57,4 +57,11 @@ import Testing
     let long = String(repeating: "x", count: 300)
     #expect(String(cFormat: long + "%d", 5) == long + "5")
   }
+
+  /// Counts are Swift Ints, C longs: `%d` printed only their low 32 bits.
+  @Test func progressLinePrintsLargeLineCountsWhole() {
+    let line = Progress.line(
+      bytes: 2_000_000_000_000, lines: 5_000_000_000, seconds: 1000, totalBytes: 4_000_000_000_000)
+    #expect(line == "\r2000000.0 MB, 5000000000 lines, 2000 MB/s, 50%, ETA 1000 s\u{1B}[K")
+  }
 }
