@@ -119,6 +119,36 @@ extension CLITests {
       }
     }
 
+    /// A reused old batch larger than the new one is cut at the new length: `--force` over a
+    /// run of bigger batches writes the same files as a run into an empty directory.
+    @Test(arguments: ["none", "lz4"])
+    func forceOverLargerBatchesWritesWhatAFreshRunWrites(compress: String) throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let input = try Corpus.smallMalformed
+      let common = [input, "--vendors", "apns,vivo", "--compress", compress, "--threads", "2"]
+      let big = try CLI.run(common + ["-o", dir.file("out"), "--batch-records", "400"])
+      #expect(big.status == 0, "\(big.stderrText)")
+      let small = ["--batch-records", "40"]
+      let forced = try CLI.run(common + small + ["-o", dir.file("out"), "--force"])
+      #expect(forced.status == 0, "\(forced.stderrText)")
+      let fresh = try CLI.run(common + small + ["-o", dir.file("fresh")])
+      #expect(fresh.status == 0, "\(fresh.stderrText)")
+      let manager = FileManager.default
+      for vendor in ["apns", "vivo"] {
+        let names = try manager.contentsOfDirectory(atPath: dir.file("fresh/" + vendor)).sorted()
+        #expect(names.count > 2)
+        #expect(
+          try manager.contentsOfDirectory(atPath: dir.file("out/" + vendor)).sorted() == names)
+        for name in names {
+          let path = vendor + "/" + name
+          #expect(
+            try Data(contentsOf: URL(fileURLWithPath: dir.file("out/" + path)))
+              == Data(contentsOf: URL(fileURLWithPath: dir.file("fresh/" + path))), "\(path)")
+        }
+      }
+    }
+
     /// SIGKILL mid-run: no manifest, and no file under a final `batch-*` name is incomplete.
     @Test(arguments: ["gzip", "none"])
     func killedRunLeavesNoIncompleteBatch(compress: String) throws {

@@ -212,26 +212,24 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
         case .lz4:
           crc = CRC32.checksum(content.buffer)
           var file = buffers.take(minimumCapacity: content.count / 2)
+          // No frame checksum: the manifest's CRC-32 covers the same bytes (docs/DECISIONS.md).
           LZ4FrameCompressor.compress(
-            content.buffer, level: level ?? LZ4FrameCompressor.defaultLevel, into: &file)
+            content.buffer, level: level ?? LZ4FrameCompressor.defaultLevel,
+            contentChecksum: false, into: &file)
           compressed = file
         }
         defer {
           buffers.recycle(content)
           if let compressed { buffers.recycle(compressed) }
         }
-        let temporary = folder + "/." + name + ".tmp"
-        // An old file renamed to the temporary name is truncated when opened; one that cannot
-        // be opened for writing is replaced by a new file, as without `--force`.
-        let reused = replaced?.reuse(as: temporary) ?? false
-        let file: BufferedFile
-        do { file = try BufferedFile(creating: temporary) } catch  where reused {
-          unlink(temporary)
-          file = try BufferedFile(creating: temporary)
-        }
+        // Written under a name that is not final (a replaced run's file in `.replaced/`, or
+        // a temporary name), complete before it is renamed to its final name.
+        let reused = replaced?.take(vendor: vendor.name, name: name)
+        let file = try reused ?? BufferedFile(creating: folder + "/." + name + ".tmp")
         try file.write(compressed?.buffer ?? content.buffer)
+        if reused != nil { try file.cutAtWrittenLength() }
         try file.close()
-        try rename(temporary, folder + "/" + name)
+        try rename(file.path, folder + "/" + name)
         let entry = Entry(
           vendor: vendor, index: index, file: vendor.name + "/" + name, records: records,
           bytes: content.count, fileBytes: compressed?.count ?? content.count, crc32: crc,

@@ -62,11 +62,37 @@ public final class StreamSink: RecordSink {
 public final class BufferedFile {
   public let path: String
   private var fd: Int32
+  /// Bytes written since the file was opened.
+  private var written = 0
 
   public init(creating path: String) throws {
     self.path = path
     fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     if fd < 0 { throw SinkError.io("cannot create \(path): \(String(cString: strerror(errno)))") }
+  }
+
+  /// Opens an existing file to write over it from its start, without truncating it first: call
+  /// `cutAtWrittenLength()` before `close()`. Overwriting keeps the file's blocks; on ext4 an
+  /// `O_TRUNC` open frees them (with a discard on this machine's mount) and makes `close`
+  /// start the write-back at once (`auto_da_alloc`).
+  public init(overwriting path: String) throws {
+    self.path = path
+    fd = open(path, O_WRONLY | O_CLOEXEC)
+    if fd < 0 { throw SinkError.io("cannot open \(path): \(String(cString: strerror(errno)))") }
+    var status = stat()
+    if fstat(fd, &status) == 0 { oldSize = Int(status.st_size) }
+  }
+
+  /// The size of a file opened with `init(overwriting:)` (unknown: `Int.max`).
+  private var oldSize = Int.max
+
+  /// Ends the file after the bytes written so far (drops an overwritten file's old tail). A
+  /// file that was no longer than that already ends there: nothing to cut, and no system call.
+  public func cutAtWrittenLength() throws {
+    guard oldSize > written else { return }
+    if ftruncate(fd, off_t(written)) != 0 {
+      throw SinkError.io("cannot truncate \(path): \(String(cString: strerror(errno)))")
+    }
   }
 
   public func write(_ bytes: [UInt8]) throws {
@@ -77,6 +103,7 @@ public final class BufferedFile {
     if let error = FileDescriptorWriter.writeAll(fd, bytes) {
       throw SinkError.io("cannot write \(path): \(String(cString: strerror(error)))")
     }
+    written += bytes.count
   }
 
   /// Flushes to disk and closes.

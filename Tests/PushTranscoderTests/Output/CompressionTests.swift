@@ -92,6 +92,24 @@ import Testing
     }
   }
 
+  /// A batch frame leaves out the content checksum (the manifest's CRC-32 covers it); the
+  /// default frame, and the streaming one, carry it. Both pass `lz4 -t` and decode.
+  @Test(arguments: [true, false])
+  func lz4ContentChecksumFollowsTheOption(checksum: Bool) throws {
+    var writer = JSONWriter(capacity: 16)
+    payload.withUnsafeBufferPointer {
+      LZ4FrameCompressor.compress($0, contentChecksum: checksum, into: &writer)
+    }
+    let frame = writer.bytes
+    // Magic (4 bytes), then FLG: bit 2 is the content checksum flag.
+    #expect((frame[4] & 0b100 != 0) == checksum)
+    #expect(LZ4FrameCompressor.compress(payload)[4] & 0b100 != 0)
+    let dir = TemporaryDirectory()
+    let path = dir.write("c.lz4", frame)
+    #expect(try run("lz4", ["-t", "-q", path]) == 0)
+    #expect(collect(ChunkReader(paths: [path])).lines.count == payload.count { $0 == 0x0A })
+  }
+
   /// One gzip compressor reused for several batch files: each file is what a fresh compressor
   /// writes, and the CRC-32 it returns (deflate's, for the trailer) is the content's.
   @Test func aReusedGzipCompressorWritesFreshFilesAndTheirCRC() {
