@@ -40,15 +40,20 @@ enum PageAlignedMemory {
     return fresh(size)
   }
 
-  /// The size from which a buffer is backed by transparent huge pages when the kernel offers
-  /// them (`madvise` mode): megabyte chunk and record buffers then take one page fault per 2 MiB
-  /// instead of one per 4 KiB (about a tenth of the CPU time of a 2-thread run went to faults).
+  /// The huge page size. Buffers larger than this are backed by transparent huge pages when the
+  /// kernel offers them (`madvise` mode): chunk buffers (4 MiB) and nine-vendor record buffers
+  /// then take one page fault per 2 MiB instead of one per 4 KiB (about a tenth of the CPU time
+  /// of a 2-thread run went to faults). A buffer of one huge page or less is not advised: it is
+  /// usually a record buffer filled to a fraction (an apns piece writes about 430 KB into
+  /// 2 MiB), and a huge page would zero all of it at the first byte written. On the benchmark
+  /// VM, whose host takes back the memory a process frees, that zeroing cost 2–4 % of a
+  /// two-thread batch run started after a pause (BENCHMARKS.md, seventh pass).
   static let hugePageBytes = 2 << 20
 
-  /// A new page-aligned allocation (huge-page aligned and advised from `hugePageBytes` up);
+  /// A new page-aligned allocation (huge-page aligned and advised above `hugePageBytes`);
   /// traps when memory is out. Freed with `free`.
   static func fresh(_ size: Int) -> UnsafeMutableRawPointer {
-    let huge = size >= hugePageBytes
+    let huge = size > hugePageBytes
     var pointer: UnsafeMutableRawPointer? = nil
     let status = posix_memalign(&pointer, huge ? hugePageBytes : pageSize, max(size, pageSize))
     guard status == 0, let pointer else {
