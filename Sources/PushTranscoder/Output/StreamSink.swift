@@ -64,6 +64,8 @@ public final class BufferedFile {
   private var fd: Int32
   /// Bytes written since the file was opened.
   private var written = 0
+  /// The size of a file opened with `init(overwriting:)` (otherwise, or unknown: `Int.max`).
+  private var oldSize = Int.max
 
   public init(creating path: String) throws {
     self.path = path
@@ -82,9 +84,6 @@ public final class BufferedFile {
     var status = stat()
     if fstat(fd, &status) == 0 { oldSize = Int(status.st_size) }
   }
-
-  /// The size of a file opened with `init(overwriting:)` (unknown: `Int.max`).
-  private var oldSize = Int.max
 
   /// Ends the file after the bytes written so far (drops an overwritten file's old tail). A
   /// file that was no longer than that already ends there: nothing to cut, and no system call.
