@@ -224,10 +224,10 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
         }
         // Written under a name that is not final (a replaced run's file in `.replaced/`, or
         // a temporary name), complete before it is renamed to its final name.
-        let reused = replaced?.take(vendor: vendor.name, name: name)
-        let file = try reused ?? BufferedFile(creating: folder + "/." + name + ".tmp")
+        let file =
+          try replaced?.take(vendor: vendor.name, name: name)
+          ?? BufferedFile(creating: folder + "/." + name + ".tmp")
         try file.write(compressed?.buffer ?? content.buffer)
-        if reused != nil { try file.cutAtWrittenLength() }
         try file.close()
         try rename(file.path, folder + "/" + name)
         let entry = Entry(
@@ -271,7 +271,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
       writer.raw(",\"file_bytes\":")
       writer.integer(entry.fileBytes)
       writer.raw(",\"crc32\":\"")
-      writer.raw(utf8: String(cFormat: "%08x", entry.crc32))
+      writer.raw(utf8: CRC32.hex(entry.crc32))
       writer.raw("\",\"first\":{\"source\":")
       writer.raw(entry.first.0.jsonString)
       writer.raw(",\"line\":")

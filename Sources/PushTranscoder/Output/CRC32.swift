@@ -43,8 +43,10 @@ public struct CRC32: Sendable, Equatable {
   }
 
   /// The value as 8 lower-case hex digits, as the manifest writes it.
-  public var hex: String {
-    let digits = String(value, radix: 16)
-    return String(repeating: "0", count: 8 - digits.count) + digits
+  public var hex: String { Self.hex(value) }
+
+  /// `value` as 8 lower-case hex digits (the manifest's `crc32`).
+  public static func hex(_ value: UInt32) -> String {
+    String(value, radix: 16).leftPadded(to: 8)
   }
 }

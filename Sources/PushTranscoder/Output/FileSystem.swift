@@ -8,9 +8,10 @@
 /// library states them (`cannot create out/apns: Permission denied`), and the library links no
 /// Foundation.
 enum FileSystem {
-  /// What is at a path (following symbolic links), or nil when nothing is.
+  /// What a path names: a directory, or anything else.
   enum Kind { case directory, other }
 
+  /// What is at a path (following symbolic links), or nil when nothing is.
   static func kind(of path: String) -> Kind? {
     var status = stat()
     guard stat(path, &status) == 0 else { return nil }

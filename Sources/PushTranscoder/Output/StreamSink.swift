@@ -73,10 +73,10 @@ public final class BufferedFile {
     if fd < 0 { throw SinkError.io("cannot create \(path): \(String(cString: strerror(errno)))") }
   }
 
-  /// Opens an existing file to write over it from its start, without truncating it first: call
-  /// `cutAtWrittenLength()` before `close()`. Overwriting keeps the file's blocks; on ext4 an
-  /// `O_TRUNC` open frees them (with a discard on this machine's mount) and makes `close`
-  /// start the write-back at once (`auto_da_alloc`).
+  /// Opens an existing file to write over it from its start, without truncating it first;
+  /// `close()` cuts off whatever of the old content lies past the new. Overwriting keeps the
+  /// file's blocks; on ext4 an `O_TRUNC` open frees them (with a discard on this machine's
+  /// mount) and makes `close` start the write-back at once (`auto_da_alloc`).
   public init(overwriting path: String) throws {
     self.path = path
     fd = open(path, O_WRONLY | O_CLOEXEC)
@@ -85,9 +85,9 @@ public final class BufferedFile {
     if fstat(fd, &status) == 0 { oldSize = Int(status.st_size) }
   }
 
-  /// Ends the file after the bytes written so far (drops an overwritten file's old tail). A
-  /// file that was no longer than that already ends there: nothing to cut, and no system call.
-  public func cutAtWrittenLength() throws {
+  /// Ends an overwritten file after the bytes written so far (drops its old tail). A file that
+  /// was no longer than that already ends there: nothing to cut, and no system call.
+  private func cutAtWrittenLength() throws {
     guard oldSize > written else { return }
     if ftruncate(fd, off_t(written)) != 0 {
       throw SinkError.io("cannot truncate \(path): \(String(cString: strerror(errno)))")
@@ -105,9 +105,10 @@ public final class BufferedFile {
     written += bytes.count
   }
 
-  /// Flushes to disk and closes.
+  /// Flushes to disk and closes (an overwritten file ends where the new content does).
   public func close() throws {
     guard fd >= 0 else { return }
+    try cutAtWrittenLength()
     let result = Glibc.close(fd)
     fd = -1
     if result != 0 {

@@ -34,13 +34,6 @@ final class Lock: @unchecked Sendable {
     let status = pthread_mutex_unlock(mutex)
     precondition(status == 0, "pthread_mutex_unlock failed: \(status)")
   }
-
-  /// Runs `body` with the lock held.
-  func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-    lock()
-    defer { unlock() }
-    return try body()
-  }
 }
 
 /// A lock with a condition variable: `wait` releases the lock until `broadcast`.
