@@ -11,7 +11,7 @@ public enum WorkItem: Sendable {
   case lines(any LineBatch)
   /// A line longer than `--max-line-bytes`, never buffered whole: its first `limit` bytes.
   case oversized(source: SourceName, line: Int, prefix: [UInt8], totalLength: Int)
-  /// Whole lines whose boundaries and hashes the reader already found (`IndexedLines`).
+  /// Whole lines whose boundaries and hashes are already found (`IndexedLines`).
   case indexed(IndexedLines)
 
   /// `.lines` as `.indexed`; any other item as it is.
@@ -22,10 +22,14 @@ public enum WorkItem: Sendable {
 }
 
 /// A batch of lines with each line's bounds, number and 64-bit FNV-1a hash (vivo `requestId`
-/// without a key), computed where the batch is created: on the pipeline's reader thread, which
-/// otherwise waits on `read(2)` most of the time, instead of on a worker. With `--threads 1`
-/// that moves the hashing (about 6 % of a nine-vendor run) off the worker's path; with more
-/// workers it costs the same CPU either way.
+/// without a key), hashed four lines at a time.
+///
+/// Where it is built depends on the cores (`Pipeline.init`): when the workers leave a core free
+/// (`--threads 1` on two cores), the pipeline's reader thread, which otherwise waits on
+/// `read(2)` most of the time, builds it, and the hashing (about 6 % of a nine-vendor run) is off
+/// the worker's path. When every core runs a worker, each worker builds it for its own piece:
+/// the CPU is the same, but on the reader the hashing of each chunk delayed the pieces behind
+/// it, and two-thread nine-vendor runs took 3–4 % longer (BENCHMARKS.md, eighth pass).
 public final class IndexedLines: @unchecked Sendable {
   // Safe because the arrays are written only in `init`, before the object is shared, and the
   // line pointers point into `batch`, which this object keeps alive.
@@ -115,14 +119,19 @@ public final class Pipeline: @unchecked Sendable {
   // each processor box is used only on its own serial queue.
 
   private let threads: Int
+  /// True when the workers leave a core for the reader, which then indexes and hashes the lines
+  /// (`IndexedLines`).
+  private let readerHasACore: Bool
   private let condition = Condition()
   private var results: [Int: ChunkOutput] = [:]
   private var producedCount: Int? = nil
   private var readerFatal: String? = nil
   private var cancelled = false
 
-  public init(threads: Int) {
+  /// A pipeline of `threads` workers on a machine of `cores` cores.
+  public init(threads: Int, cores: Int = RunConfiguration.defaultThreads) {
     self.threads = max(1, threads)
+    self.readerHasACore = self.threads < cores
   }
 
   /// Runs `nextItem` (the reader) to exhaustion, processes items on the workers and feeds the
@@ -143,7 +152,7 @@ public final class Pipeline: @unchecked Sendable {
         processor: LineProcessor(options: options, directory: directory))
     }
     let idle = IdleWorkers(workers)
-    let indexOnReader = workers[0].wantsLineHashes
+    let indexOnReader = readerHasACore && workers[0].wantsLineHashes
     DispatchQueue(label: "push-transcode.reader").async {
       var sequence = 0
       while true {
@@ -314,7 +323,8 @@ final class WorkerBox: @unchecked Sendable {
     switch item {
     case .lines(let batch):
       if processor.wantsLineHashes {
-        // A batch that reached a worker unindexed (the pipeline indexes on its reader thread).
+        // Every core runs a worker, so the reader left the hashing to the workers
+        // (`IndexedLines`).
         return process(item.indexed(), sequence: sequence)
       }
       var output = ChunkOutput(
