@@ -481,3 +481,50 @@ public enum JSONEscapes {
     }
   }
 }
+
+extension JSONEscapes {
+  /// The number of unpaired surrogate escapes in a line, found as a textual pass before any
+  /// parsing would find them (SPEC 9 [2.2]: with `--unicode replace` each one becomes U+FFFD
+  /// before parsing): `\\` and other two-byte escapes are stepped over, a high surrogate escape
+  /// directly followed by a low one is a pair, and any other `\uD800`–`\uDFFF` counts once,
+  /// inside a string or not.
+  ///
+  /// On a line the tokenizer accepts this equals its own count; a rejected line uses this one,
+  /// so that escapes after the fault count too.
+  public static func unpairedSurrogateEscapes(in line: UnsafeBufferPointer<UInt8>) -> Int {
+    var unpaired = 0
+    var index = 0
+    let count = line.count
+    /// The value of the `\uXXXX` escape at `at`, or nil.
+    func escape(at at: Int) -> UInt32? {
+      guard at + 6 <= count, line[at] == ASCII.backslash, line[at + 1] == ASCII.lowerU else {
+        return nil
+      }
+      var value: UInt32 = 0
+      for offset in 2..<6 {
+        guard let digit = hexValue(line[at + offset]) else { return nil }
+        value = value << 4 | UInt32(digit)
+      }
+      return value
+    }
+    while index < count {
+      guard line[index] == ASCII.backslash else {
+        index += 1
+        continue
+      }
+      guard let value = escape(at: index) else {
+        index += 2
+        continue
+      }
+      if (0xD800...0xDBFF).contains(value), let low = escape(at: index + 6),
+        (0xDC00...0xDFFF).contains(low)
+      {
+        index += 12
+      } else {
+        if (0xD800...0xDFFF).contains(value) { unpaired += 1 }
+        index += 6
+      }
+    }
+    return unpaired
+  }
+}

@@ -95,6 +95,19 @@ public struct JSONWriter: @unchecked Sendable {
     self.count = count
   }
 
+  /// Moves the bytes from `start` to the end so that they begin at `destination` (before
+  /// `start`), shifting the bytes between after them: `[a b c T]` → `[a T b c]`.
+  public mutating func moveTail(from start: Int, to destination: Int) {
+    precondition(0 <= destination && destination <= start && start <= count, "moveTail range")
+    let tail = Array(UnsafeBufferPointer(start: base + start, count: count - start))
+    // Safe because both ranges lie inside the written bytes; `update(from:count:)` on
+    // overlapping memory is a memmove.
+    (base + destination + tail.count).update(from: base + destination, count: start - destination)
+    tail.withUnsafeBufferPointer {
+      (base + destination).update(from: $0.baseAddress!, count: $0.count)
+    }
+  }
+
   /// Forgets every byte but keeps the buffer (a recycled writer).
   @inline(__always)
   public mutating func removeAll() {

@@ -94,13 +94,18 @@ public struct LineProcessor {
     let error =
       options.unicode == .replace
       ? tokenizer.parseValidatedUTF8(bytes) : tokenizer.parse(bytes)
-    output.stats.unicodeReplacements += tokenizer.loneSurrogates
     if let error {
+      // Every unpaired surrogate escape of the line is replaced before parsing (SPEC 9 [2.2]),
+      // also those after the fault that the tokenizer never reached.
+      if options.unicode == .replace {
+        output.stats.unicodeReplacements += JSONEscapes.unpairedSurrogateEscapes(in: bytes)
+      }
       rejectLine(
         &output, number: number, offset: error.offset, reason: RejectReason(error.fault),
         detail: error.message, raw: original)
       return
     }
+    output.stats.unicodeReplacements += tokenizer.loneSurrogates
     if options.validateOnly { return }
     tokenizer.withDocument(bytes) { document in
       transcode(document, original: original, number: number, into: &output)
@@ -143,7 +148,15 @@ public struct LineProcessor {
       let perRecord = notice.groups.isEmpty ? id.recipientsPerRecord : 1
       // Most messages fit one record: no division (a `div` per record was 5 % of this loop).
       let parts = targets <= perRecord ? 1 : (targets + perRecord - 1) / perRecord
+      // A split message's records can differ in size (Easemob apns `t`, a title per group), so
+      // a vendor may refuse some and not others: the ones that fit are written, and one reject
+      // per (message, vendor) goes where the vendor's first record would have been (SPEC 5,
+      // 9 [6]; docs/DECISIONS.md). Cuts count once per (message, vendor), from any record
+      // written.
+      let vendorStart = output.main.count
+      let vendorRefs = output.refs.count
       var effects = RenderEffects()
+      var vendorRefusal: VendorRefusal? = nil
       for part in 1...parts {
         let recordStart = output.main.count
         writeRecordHead(
@@ -161,16 +174,11 @@ public struct LineProcessor {
             notice, context, part: part, parts: parts, into: &output.main, effects: &partEffects)
         if let refusal {
           output.main.truncate(to: recordStart)
-          let reason = RejectReason(name: refusal.reason) ?? .overBudget
-          output.stats.vendorRejects[id.rawValue][reason.rawValue] += 1
-          if reason == .overBudget { output.stats.overBudget[id.rawValue] += 1 }
-          if firstRefusal == nil { firstRefusal = reason }
-          writeReject(
-            &output, number: number, offset: 0, forVendor: id, reason: reason,
-            detail: refusal.detail, raw: original)
-          break
+          if vendorRefusal == nil { vendorRefusal = refusal }
+          continue
         }
-        if part == 1 { effects = partEffects }
+        effects.titleCut = effects.titleCut || partEffects.titleCut
+        effects.bodyCut = effects.bodyCut || partEffects.bodyCut
         output.main.raw("}\n")
         output.stats.records[id.rawValue] += 1
         produced = true
@@ -178,6 +186,23 @@ public struct LineProcessor {
           output.refs.append(
             RecordRef(
               vendor: UInt8(id.rawValue), end: UInt32(output.main.count), line: UInt32(number)))
+        }
+      }
+      if let refusal = vendorRefusal {
+        let reason = RejectReason(name: refusal.reason) ?? .overBudget
+        output.stats.vendorRejects[id.rawValue][reason.rawValue] += 1
+        if reason == .overBudget { output.stats.overBudget[id.rawValue] += 1 }
+        if firstRefusal == nil { firstRefusal = reason }
+        let rejectStart = output.main.count
+        writeReject(
+          &output, number: number, offset: 0, forVendor: id, reason: reason,
+          detail: refusal.detail, raw: original)
+        if options.rejectsInline && rejectStart > vendorStart {
+          // Records of this vendor were written before the refusal: move the reject before
+          // them.
+          let moved = output.main.count - rejectStart
+          output.main.moveTail(from: rejectStart, to: vendorStart)
+          for index in vendorRefs..<output.refs.count { output.refs[index].end += UInt32(moved) }
         }
       }
       if effects.titleCut { output.stats.cutTitles[id.rawValue] += 1 }

@@ -1,4 +1,5 @@
 import Dispatch
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
