@@ -154,9 +154,10 @@ public struct LineProcessor {
       // 9 [6]; docs/DECISIONS.md). Cuts count once per (message, vendor), from any record
       // written.
       let vendorStart = output.main.count
-      let vendorRefs = output.refs.count
       var effects = RenderEffects()
-      var vendorRefusal: VendorRefusal? = nil
+      var refused = false
+      // Where this vendor's inline reject record was written, if it follows records of its own.
+      var reject: Range<Int>? = nil
       for part in 1...parts {
         let recordStart = output.main.count
         writeRecordHead(
@@ -174,7 +175,14 @@ public struct LineProcessor {
             notice, context, part: part, parts: parts, into: &output.main, effects: &partEffects)
         if let refusal {
           output.main.truncate(to: recordStart)
-          if vendorRefusal == nil { vendorRefusal = refusal }
+          if refused { continue }
+          refused = true
+          let reason = refuse(
+            refusal, vendor: id, number: number, original: original, into: &output)
+          if firstRefusal == nil { firstRefusal = reason }
+          if options.rejectsInline && recordStart > vendorStart {
+            reject = recordStart..<output.main.count
+          }
           continue
         }
         effects.titleCut = effects.titleCut || partEffects.titleCut
@@ -188,22 +196,9 @@ public struct LineProcessor {
               vendor: UInt8(id.rawValue), end: UInt32(output.main.count), line: UInt32(number)))
         }
       }
-      if let refusal = vendorRefusal {
-        let reason = RejectReason(name: refusal.reason) ?? .overBudget
-        output.stats.vendorRejects[id.rawValue][reason.rawValue] += 1
-        if reason == .overBudget { output.stats.overBudget[id.rawValue] += 1 }
-        if firstRefusal == nil { firstRefusal = reason }
-        let rejectStart = output.main.count
-        writeReject(
-          &output, number: number, offset: 0, forVendor: id, reason: reason,
-          detail: refusal.detail, raw: original)
-        if options.rejectsInline && rejectStart > vendorStart {
-          // Records of this vendor were written before the refusal: move the reject before
-          // them.
-          let moved = output.main.count - rejectStart
-          output.main.moveTail(from: rejectStart, to: vendorStart)
-          for index in vendorRefs..<output.refs.count { output.refs[index].end += UInt32(moved) }
-        }
+      if let reject {
+        // Records of this vendor came before its refusal: move the reject before them.
+        Self.move(reject, to: vendorStart, in: &output)
       }
       if effects.titleCut { output.stats.cutTitles[id.rawValue] += 1 }
       if effects.bodyCut { output.stats.cutBodies[id.rawValue] += 1 }
@@ -213,6 +208,36 @@ public struct LineProcessor {
     } else if let firstRefusal {
       // Every selected vendor refused: the line counts once, under the first refusal (SPEC 6.4).
       output.stats.rejected[firstRefusal.rawValue] += 1
+    }
+  }
+
+  /// Counts a vendor's refusal of the current message and writes its reject record; returns
+  /// the reason. Kept out of line: refusals are rare, and the render loop stays small.
+  @inline(never)
+  private func refuse(
+    _ refusal: VendorRefusal, vendor: VendorID, number: Int,
+    original: UnsafeBufferPointer<UInt8>, into output: inout ChunkOutput
+  ) -> RejectReason {
+    let reason = RejectReason(name: refusal.reason) ?? .overBudget
+    output.stats.vendorRejects[vendor.rawValue][reason.rawValue] += 1
+    if reason == .overBudget { output.stats.overBudget[vendor.rawValue] += 1 }
+    writeReject(
+      &output, number: number, offset: 0, forVendor: vendor, reason: reason,
+      detail: refusal.detail, raw: original)
+    return reason
+  }
+
+  /// Moves an inline reject record (`range`) to `destination`, before the records of its vendor
+  /// written since, and shifts the ends of those records.
+  @inline(never)
+  private static func move(_ range: Range<Int>, to destination: Int, in output: inout ChunkOutput) {
+    output.main.move(range, to: destination)
+    var index = output.refs.count - 1
+    while index >= 0 && Int(output.refs[index].end) > destination {
+      if Int(output.refs[index].end) <= range.lowerBound {
+        output.refs[index].end += UInt32(range.count)
+      }
+      index -= 1
     }
   }
 

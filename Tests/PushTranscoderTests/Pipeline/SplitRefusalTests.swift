@@ -120,6 +120,41 @@ import Testing
   }
 }
 
+extension SplitRefusalTests {
+  @Test func recordEndsFollowAnInlineRejectMovedBeforeThem() {
+    // The command line never combines the two (record ends are for batches, whose rejects have
+    // their own file), but the moved reject must keep the ends of the records it passes right.
+    var options = TranscodeOptions()
+    options.vendors = [.apns, .harmony]
+    options.collectRecordRefs = true
+    var processor = LineProcessor(options: options, directory: Self.groups)
+    var output = ChunkOutput(sequence: 0, source: SourceName("t.ndjson"))
+    Array(Self.send(to: ["g_small", "g_small", "g_huge", "g_small"]).utf8)
+      .withUnsafeBufferPointer { processor.process(line: $0, number: 1, into: &output) }
+    let bytes = output.main.bytes
+    #expect(output.refs.count == 7)
+    var start = 0
+    for ref in output.refs {
+      let end = Int(ref.end)
+      #expect(bytes[end - 1] == UInt8(ascii: "\n"))
+      // Each end closes a record of its vendor: skip a reject line before it, if any.
+      let lines = String(decoding: bytes[start..<end], as: UTF8.self).split(separator: "\n")
+      let vendor = VendorID.allCases.first { $0.rawValue == Int(ref.vendor) }!
+      #expect(lines.last?.contains("\"vendor\":\"\(vendor)\"") == true)
+      start = end
+    }
+    let text = String(decoding: bytes, as: UTF8.self)
+    #expect(
+      Self.shape(
+        text.split(separator: "\n").map {
+          try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+        }
+      ).suffix(4) == [
+        "reject harmony over-budget", "harmony g_small", "harmony g_small", "harmony g_small",
+      ])
+  }
+}
+
 /// SPEC 9 [2.2]: with `--unicode replace` each unpaired surrogate escape becomes U+FFFD *before
 /// parsing*, and `unicode_replacements` counts each replacement. Before, a line rejected as
 /// `syntax` counted only the escapes the tokenizer had reached before the fault.
