@@ -81,7 +81,10 @@ struct Transcode: ParsableCommand {
   @Option(help: "Exit 3 when more lines than this are rejected.")
   var maxRejects: Int?
 
-  @Option(help: "Write reject records to this file instead of the stream.")
+  @Option(
+    help:
+      "Write reject records to this file instead of the stream (with -o DIR: as well as to DIR/rejects.ndjson)."
+  )
   var rejects: String?
 
   @Option(help: "Write the run's stats JSON to this file.")
@@ -119,6 +122,10 @@ struct Transcode: ParsableCommand {
       }
     }
     guard batchRecords >= 1 else { throw ValidationError("--batch-records must be at least 1") }
+    if output.isEmpty { throw ValidationError("-o needs '-' (stdout) or a directory") }
+    if framing == .tsv && output != "-" {
+      throw ValidationError("--framing tsv is for -o - (batch files hold NDJSON records)")
+    }
     if let maxRejects, maxRejects < 0 { throw ValidationError("--max-rejects must be at least 0") }
   }
 

@@ -34,6 +34,58 @@ extension CLITests {
       #expect(check.status == 0, "\(check.stdoutText)\(check.stderrText)")
     }
 
+    /// `--rejects FILE` with `-o DIR` was ignored without a word: the file now gets the same
+    /// reject records as `DIR/rejects.ndjson` (the stream run's rejects).
+    @Test func aRejectsFileInBatchModeGetsTheDirectorysRejects() throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let input = try Corpus.smallMalformed
+      let stream = try CLI.run([input, "--rejects", dir.file("stream-rejects.ndjson")])
+      #expect(stream.status == 0, "\(stream.stderrText)")
+      let batch = try CLI.run([
+        input, "-o", dir.file("out"), "--rejects", dir.file("batch-rejects.ndjson"),
+      ])
+      #expect(batch.status == 0, "\(batch.stderrText)")
+      let copy = try Data(contentsOf: URL(fileURLWithPath: dir.file("batch-rejects.ndjson")))
+      let inDirectory = try Data(contentsOf: URL(fileURLWithPath: dir.file("out/rejects.ndjson")))
+      let streamed = try Data(contentsOf: URL(fileURLWithPath: dir.file("stream-rejects.ndjson")))
+      #expect(!copy.isEmpty)
+      #expect(copy == inDirectory)
+      #expect(copy == streamed)
+    }
+
+    /// The manifest records the level in effect: the default level and the same level given
+    /// explicitly write the same batches and the same manifest (SPEC 6.8: only `timing` may
+    /// differ). It said `"level":null` for the default.
+    @Test(arguments: [("gzip", "6"), ("lz4", "1")])
+    func theManifestRecordsTheLevelInEffect(compress: String, level: String) throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let input = try Corpus.smallMalformed
+      let implicit = try CLI.run([input, "-o", dir.file("a"), "--compress", compress])
+      let explicit = try CLI.run([
+        input, "-o", dir.file("b"), "--compress", compress, "--level", level,
+      ])
+      #expect(implicit.status == 0 && explicit.status == 0)
+      let a = try DeterminismTests.contents(of: dir.file("a"))
+      let b = try DeterminismTests.contents(of: dir.file("b"))
+      #expect(a == b)
+      let manifest = String(decoding: try #require(a["manifest.json"]), as: UTF8.self)
+      #expect(manifest.contains("\"level\":\(level),"))
+    }
+
+    /// TSV framing is for the stream: with `-o DIR` it wrote TSV lines into `.ndjson` batches.
+    @Test func tsvFramingWithAnOutputDirectoryIsBadUsage() throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let result = try CLI.run([
+        try Corpus.smallMalformed, "-o", dir.file("out"), "--framing", "tsv",
+      ])
+      #expect(result.status == 64)
+      #expect(result.stderrText.contains("--framing tsv"))
+      #expect(!FileManager.default.fileExists(atPath: dir.file("out")))
+    }
+
     @Test func forceReplacesThePreviousBatches() throws {
       let dir = try TemporaryDirectory()
       defer { dir.remove() }

@@ -66,6 +66,23 @@ extension CLITests {
       }
     }
 
+    /// A line of spaces longer than `--max-line-bytes` is `line-too-long` whatever the chunk
+    /// size. It was `blank` when it fitted in a chunk (the blank test came first) and
+    /// `line-too-long` when it did not (the reader hands on only its prefix).
+    @Test func aLongBlankLineIsTooLongForEveryChunkSize() throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      try dir.write("blank.ndjson", Data(String(repeating: " ", count: 200_000).utf8 + [10]))
+      for chunk in [65536, 4_194_304] {
+        let result = try CLI.run([
+          dir.file("blank.ndjson"), "--max-line-bytes", "10", "--chunk-bytes", "\(chunk)",
+        ])
+        #expect(result.status == 0)
+        #expect(result.stdoutText.contains(#""reason":"line-too-long""#), "--chunk-bytes \(chunk)")
+        #expect(result.stderrText.contains("0 blank"), "--chunk-bytes \(chunk)")
+      }
+    }
+
     /// Every file under `directory` by relative path; the manifest without its `timing`.
     static func contents(of directory: String) throws -> [String: Data] {
       var files: [String: Data] = [:]

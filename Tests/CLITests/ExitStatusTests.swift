@@ -30,6 +30,7 @@ extension CLITests {
       ["--chunk-bytes", "65535"],
       ["--threads", "0"],
       ["validate", "--threads", "0"],
+      ["-o", ""],
     ])
     func badUsageExits64WithOneLineReason(arguments: [String]) throws {
       let result = try CLI.run(arguments, stdin: Data())

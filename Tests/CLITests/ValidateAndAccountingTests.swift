@@ -30,6 +30,9 @@ extension CLITests {
       #expect(rejects.map(\.line) == [7, 8, 9])
       #expect(result.stderrText.contains("9 lines"), "\(result.stderrText)")
       #expect(result.stderrText.contains("2 blank"), "\(result.stderrText)")
+      // The summary adds up (it said "0 transcoded, 0 skipped" for the valid lines).
+      #expect(
+        result.stderrText.contains("9 lines: 4 valid, 3 rejected, 2 blank"), "\(result.stderrText)")
     }
   }
 

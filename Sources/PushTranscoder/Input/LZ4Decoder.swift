@@ -12,6 +12,13 @@ import CLZ4
 /// skippable frames are skipped by liblz4. Input that ends inside a frame (header, block or
 /// checksum) is `truncated`; an error code from liblz4 (bad magic, bad block, content checksum
 /// mismatch) is `corrupt`.
+///
+/// Each call hands liblz4 no more input than its hint asks for (one block, or the next header
+/// or checksum). On an error `LZ4F_decompress` returns without reporting what it wrote in that
+/// call, so a call that decoded blocks and then met a bad content checksum lost those blocks,
+/// and how many were lost depended on the size of the read (`--chunk-bytes`). One step per
+/// call loses nothing: the checksum is checked in a call that writes no output, and every line
+/// decoded before it is delivered, as `lz4 -d` delivers them.
 final class LZ4Decoder: ByteDecoder {
   private let file: FileInput
   private var context: OpaquePointer?
@@ -23,6 +30,9 @@ final class LZ4Decoder: ByteDecoder {
   private var insideFrame = false
   private var finished = false
   private var pendingFailure: DecodeFailure?
+  /// The input liblz4 expects next (its return value); 4 (a frame's magic number) at the start
+  /// of a frame.
+  private var nextInputHint = 4
 
   init(file: FileInput) {
     self.file = file
@@ -50,7 +60,7 @@ final class LZ4Decoder: ByteDecoder {
         if n == 0 { inputEnded = true }
       }
       var outputSize = capacity - produced
-      var inputSize = inputEnd - inputStart
+      var inputSize = min(inputEnd - inputStart, nextInputHint)
       let hint = LZ4F_decompress(
         context, buffer + produced, &outputSize, input + inputStart, &inputSize, nil)
       if LZ4F_isError(hint) != 0 {
@@ -59,6 +69,7 @@ final class LZ4Decoder: ByteDecoder {
       }
       inputStart += inputSize
       produced += outputSize
+      nextInputHint = hint == 0 ? 4 : hint
       if hint == 0 {
         insideFrame = false
       } else if inputSize > 0 || outputSize > 0 {

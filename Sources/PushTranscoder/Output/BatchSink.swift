@@ -50,6 +50,8 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
   @exclusivity(unchecked) private var open: [OpenBatch] = Array(
     repeating: OpenBatch(), count: VendorID.allCases.count)
   private var rejectsFile: BufferedFile
+  /// `--rejects FILE`: the same reject records, also written there.
+  private let rejectsCopy: BufferedFile?
   private var rejectRecords = 0
   private let lock = Lock()
   private var entries: [Entry] = []
@@ -70,10 +72,11 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
   private let jobSlots: DispatchSemaphore
   private let queue = DispatchQueue(label: "push-transcode.compress", attributes: .concurrent)
 
-  /// Prepares `directory` (refused when it exists, unless `force`).
+  /// Prepares `directory` (refused when it exists, unless `force`). `rejectsPath` (`--rejects
+  /// FILE`), when given, gets a copy of the reject records of `DIR/rejects.ndjson`.
   public init(
     directory: String, force: Bool, compression: OutputCompression, level: Int?, batchRecords: Int,
-    threads: Int, optionsJSON: [UInt8]
+    threads: Int, optionsJSON: [UInt8], rejectsPath: String? = nil
   ) throws {
     self.directory = directory
     self.compression = compression
@@ -107,11 +110,13 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
     }
     self.replaced = replaced
     rejectsFile = try BufferedFile(creating: directory + "/.rejects.ndjson.tmp")
+    rejectsCopy = try rejectsPath.map { try BufferedFile(creating: $0) }
   }
 
   public func consume(_ output: ChunkOutput) throws {
     if !output.rejects.isEmpty {
       try rejectsFile.write(output.rejects.buffer)
+      try rejectsCopy?.write(output.rejects.buffer)
       for byte in output.rejects.buffer where byte == ASCII.newline { rejectRecords += 1 }
     }
     // Records come in runs of one vendor (all of them with one vendor selected); each run,
@@ -159,8 +164,15 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
     try checkFailure()
     try replaced?.removeRest()
     try rejectsFile.close()
+    try rejectsCopy?.close()
     try rename(directory + "/.rejects.ndjson.tmp", directory + "/rejects.ndjson")
     try writeManifest(stats: stats, seconds: seconds, inputBytes: inputBytes)
+  }
+
+  /// After a fatal input error: no manifest (the run is incomplete), but the `--rejects` file,
+  /// like the stream's, holds the rejects of every line before the fault.
+  public func finishAfterInputError() throws {
+    try rejectsCopy?.close()
   }
 
   private func checkFailure() throws {

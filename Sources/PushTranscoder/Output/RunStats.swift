@@ -139,4 +139,21 @@ public struct RunStats: Sendable, Equatable {
     text += "; " + String(cFormat: "%.1f MB in %.2f s (%.0f MB/s)", mb, seconds, rate)
     return text
   }
+
+  /// The one-paragraph summary of `validate` (SPEC 6.6): valid, rejected (by reason) and blank
+  /// lines, which add up to `lines`; nothing is transcoded.
+  public func validationSummary(seconds: Double, inputBytes: Int) -> String {
+    let mb = Double(inputBytes) / 1_000_000
+    let rate = seconds > 0 ? mb / seconds : 0
+    var text =
+      "push-transcode validate: \(lines) lines: \(lines - rejectedLines - blank) valid, "
+      + "\(rejectedLines) rejected, \(blank) blank"
+    let rejectedParts = RejectReason.allCases.filter { rejected[$0.rawValue] > 0 }
+      .map { "\($0.name) \(rejected[$0.rawValue])" }
+    if !rejectedParts.isEmpty {
+      text += " (rejected: " + rejectedParts.joined(separator: ", ") + ")"
+    }
+    text += "; " + String(cFormat: "%.1f MB in %.2f s (%.0f MB/s)", mb, seconds, rate)
+    return text
+  }
 }

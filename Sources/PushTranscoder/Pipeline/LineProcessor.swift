@@ -50,16 +50,19 @@ public struct LineProcessor {
   ) {
     self.lineHash = lineHash
     output.stats.lines += 1
-    if Self.isBlank(line) {
-      output.stats.blank += 1
-      return
-    }
+    // Length first: a line too long to buffer reaches the workers as its prefix only
+    // (`processOversized`), so a long line of spaces must be `line-too-long` here too, or the
+    // verdict would depend on the chunk size.
     if line.count > options.maxLineBytes {
       rejectLine(
         &output, number: number, offset: options.maxLineBytes, reason: .lineTooLong,
         detail:
           "line of \(line.count) bytes is longer than --max-line-bytes \(options.maxLineBytes)",
         raw: UnsafeBufferPointer(rebasing: line[0..<options.maxLineBytes]))
+      return
+    }
+    if Self.isBlank(line) {
+      output.stats.blank += 1
       return
     }
     if options.unicode == .replace, UTF8Validation.firstInvalidOffset(line) != nil {

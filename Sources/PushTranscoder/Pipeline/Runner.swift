@@ -72,7 +72,7 @@ public enum Runner {
           directory: configuration.output, force: configuration.force,
           compression: configuration.compression, level: configuration.level,
           batchRecords: configuration.batchRecords, threads: configuration.threads,
-          optionsJSON: optionsJSON(configuration))
+          optionsJSON: optionsJSON(configuration), rejectsPath: configuration.rejectsPath)
       } else {
         sink = try StreamSink(
           compression: configuration.compression, level: configuration.level,
@@ -118,7 +118,10 @@ public enum Runner {
     ) { try reader.next() }
 
     if result.closedOutput { return ExitStatus.done }
-    var summary = result.stats.summary(seconds: result.seconds, inputBytes: result.inputBytes)
+    var summary =
+      configuration.options.validateOnly
+      ? result.stats.validationSummary(seconds: result.seconds, inputBytes: result.inputBytes)
+      : result.stats.summary(seconds: result.seconds, inputBytes: result.inputBytes)
     if let fatal = result.fatal { summary += "\npush-transcode: error: " + fatal }
     FileDescriptorWriter.writeAll(2, Array((summary + "\n").utf8))
     if let statsPath = configuration.statsPath {
@@ -194,7 +197,13 @@ public enum Runner {
     writer.string(decoded: Array(configuration.compression.rawValue.utf8))
     writer.byte(ASCII.comma)
     key("level")
-    if let level = configuration.level { writer.integer(level) } else { writer.raw("null") }
+    // The level in effect: `--compress gzip` and `--compress gzip --level 6` write the same
+    // batches, so their manifests say the same (SPEC 6.8: only `timing` differs).
+    switch configuration.compression {
+    case .none: writer.raw("null")
+    case .gzip: writer.integer(configuration.level ?? GzipCompressor.defaultLevel)
+    case .lz4: writer.integer(configuration.level ?? LZ4FrameCompressor.defaultLevel)
+    }
     writer.byte(ASCII.comma)
     key("batch_records")
     writer.integer(configuration.batchRecords)

@@ -175,6 +175,22 @@ import Testing
     #expect(seen.error?.reason == .corrupt && seen.error?.format == .lz4)
   }
 
+  /// liblz4 reports a bad content checksum without saying what it wrote in that call: a read
+  /// that decoded blocks and then met the checksum lost them, more of them the larger the read
+  /// (`--chunk-bytes`). Every line before the checksum is delivered, whatever the chunk size,
+  /// as `lz4 -d` delivers them.
+  @Test(arguments: [64 << 10, 1 << 20, 4 << 20])
+  func aBadContentChecksumDeliversEveryDecodedLine(chunkBytes: Int) throws {
+    let dir = TemporaryDirectory()
+    let lines = sampleLines(8000, seed: 5)
+    var compressed = LZ4FrameCompressor.compress(Array((lines.joined(separator: "\n") + "\n").utf8))
+    compressed[compressed.count - 1] ^= 0xFF  // content checksum
+    let path = dir.write("bad.lz4", compressed)
+    let seen = collect(ChunkReader(paths: [path], chunkBytes: chunkBytes))
+    #expect(seen.error?.reason == .corrupt)
+    #expect(seen.texts == lines)
+  }
+
   @Test func garbageAfterAGzipMemberIsCorrupt() throws {
     let dir = TemporaryDirectory()
     let path = dir.write("junk.gz", GzipCompressor.compress(Array("a\n".utf8)) + [1, 2, 3])
