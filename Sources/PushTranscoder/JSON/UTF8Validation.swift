@@ -160,4 +160,32 @@ public enum UTF8Validation {
     }
     return replaced
   }
+
+  /// The offset in `bytes` (the line as read) of byte `repairedOffset` of its repaired copy
+  /// (`replacingInvalid`): a fault found in the repaired line is reported where it is in the
+  /// line as read (SPEC 6.4). An offset inside a U+FFFD that replaced ill-formed bytes maps to
+  /// the first of them.
+  public static func originalOffset(
+    ofRepairedOffset repairedOffset: Int, in bytes: UnsafeBufferPointer<UInt8>
+  )
+    -> Int
+  {
+    guard let base = bytes.baseAddress else { return 0 }
+    var index = 0
+    var repaired = 0
+    let count = bytes.count
+    while index < count && repaired < repairedOffset {
+      if base[index] < 0x80 {
+        index += 1
+        repaired += 1
+        continue
+      }
+      let length = wellFormedPrefixLength(base + index, count - index)
+      let written = length.isComplete ? length.bytes : 3
+      if repaired + written > repairedOffset { return index }
+      index += length.bytes
+      repaired += written
+    }
+    return index + (repairedOffset - repaired)
+  }
 }

@@ -103,8 +103,15 @@ public struct LineProcessor {
       if options.unicode == .replace {
         output.stats.unicodeReplacements += JSONEscapes.unpairedSurrogateEscapes(in: bytes)
       }
+      // A repaired line (`--unicode replace`) is longer than the line as read wherever a
+      // replacement is longer than the bytes it replaced: report the fault where it is in the
+      // line as read (SPEC 6.4).
+      let offset =
+        bytes.baseAddress == original.baseAddress
+        ? error.offset
+        : UTF8Validation.originalOffset(ofRepairedOffset: error.offset, in: original)
       rejectLine(
-        &output, number: number, offset: error.offset, reason: RejectReason(error.fault),
+        &output, number: number, offset: offset, reason: RejectReason(error.fault),
         detail: error.message, raw: original)
       return
     }
