@@ -11,7 +11,9 @@ import CZlib
 /// Multi-member files (`cat a.gz b.gz`) are one stream: after `Z_STREAM_END` with input left,
 /// the stream is reset and decoding continues. Input that ends inside a member is `truncated`;
 /// any other zlib fault (bad header, bad data, CRC or length mismatch, non-gzip bytes after a
-/// member) is `corrupt`.
+/// member) is `corrupt`. Zero bytes after the last member are padding (tape and block devices
+/// write them; GNU gzip ignores them too) and end the stream; anything after such padding is
+/// `corrupt`.
 final class GzipDecoder: ByteDecoder {
   private let file: FileInput
   private let stream: UnsafeMutablePointer<z_stream>
@@ -19,6 +21,8 @@ final class GzipDecoder: ByteDecoder {
   private let inputCapacity = 256 << 10
   private var inputEnded = false
   private var memberEnded = false
+  /// Zero bytes of padding were skipped after a member: only more zeros may follow.
+  private var inPadding = false
   private var finished = false
   private var pendingFailure: DecodeFailure?
 
@@ -55,12 +59,23 @@ final class GzipDecoder: ByteDecoder {
         }
       }
       if memberEnded {
+        // Safe because `next_in` points at `avail_in` readable bytes.
+        while stream.pointee.avail_in > 0 && stream.pointee.next_in[0] == 0 {
+          stream.pointee.next_in += 1
+          stream.pointee.avail_in -= 1
+          inPadding = true
+        }
         if stream.pointee.avail_in == 0 {
           if inputEnded {
             finished = true
             break
           }
           continue
+        }
+        if inPadding {
+          return try fail(
+            DecodeFailure(reason: .corrupt, detail: "data after the zero padding of a gzip stream"),
+            produced)
         }
         inflateReset(stream)
         memberEnded = false

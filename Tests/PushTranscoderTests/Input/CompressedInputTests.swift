@@ -199,6 +199,22 @@ import Testing
     #expect(seen.error?.reason == .corrupt)
   }
 
+  /// Zero padding after the last member (tape blocks; GNU gzip ignores it) ended the run with
+  /// "unknown compression method" after every line was read.
+  @Test func zeroPaddingAfterTheLastMemberIsIgnored() throws {
+    let dir = TemporaryDirectory()
+    let member = GzipCompressor.compress(Array("a\nb\n".utf8))
+    let padded = collect(
+      ChunkReader(paths: [dir.write("pad.gz", member + member + [UInt8](repeating: 0, count: 700))])
+    )
+    #expect(padded.error == nil)
+    #expect(padded.texts == ["a", "b", "a", "b"])
+    // Anything but zeros after the padding is still corrupt.
+    let junk = collect(ChunkReader(paths: [dir.write("junk.gz", member + [0, 0, 7])]))
+    #expect(junk.texts == ["a", "b"])
+    #expect(junk.error?.reason == .corrupt)
+  }
+
   @Test func mixedInputsInOneRun() throws {
     let dir = TemporaryDirectory()
     let gz = dir.write("1", GzipCompressor.compress(Array("g1\ng2\n".utf8)))
