@@ -17,16 +17,18 @@ struct InputOptions: ParsableArguments {
   @Argument(help: "Input files (NDJSON, gzip or LZ4 detected by content); none or '-' is stdin.")
   var inputs: [String] = []
 
-  @Option(help: "Reject lines longer than this many bytes (line-too-long).")
+  @Option(
+    parsing: .unconditional, help: "Reject lines longer than this many bytes (line-too-long).")
   var maxLineBytes: Int = 16 * 1024 * 1024
 
   @Option(help: "Invalid UTF-8 and lone surrogates: strict (reject) or replace (U+FFFD).")
   var unicode: UnicodeMode = .strict
 
-  @Option(help: "Worker threads (default: the number of cores).")
+  @Option(parsing: .unconditional, help: "Worker threads (default: the number of cores).")
   var threads: Int?
 
-  @Option(help: "Bytes per chunk read and processed at once (at least 65536).")
+  @Option(
+    parsing: .unconditional, help: "Bytes per chunk read and processed at once (at least 65536).")
   var chunkBytes: Int = 4 * 1024 * 1024
 
   @Option(help: "Progress line on stderr: auto (when a terminal), always, never.")
@@ -78,7 +80,7 @@ struct Transcode: ParsableCommand {
   @Option(help: "Directory NDJSON (nicknames, group names); repeatable.")
   var directory: [String] = []
 
-  @Option(help: "Exit 3 when more lines than this are rejected.")
+  @Option(parsing: .unconditional, help: "Exit 3 when more lines than this are rejected.")
   var maxRejects: Int?
 
   @Option(
@@ -96,10 +98,11 @@ struct Transcode: ParsableCommand {
   @Option(help: "Compression: none, gzip or lz4.")
   var compress: OutputCompression = .none
 
-  @Option(help: "Compression level (gzip 1-9, default 6; lz4 1-12, default 1).")
+  @Option(
+    parsing: .unconditional, help: "Compression level (gzip 1-9, default 6; lz4 1-12, default 1).")
   var level: Int?
 
-  @Option(help: "Records per batch file in directory mode.")
+  @Option(parsing: .unconditional, help: "Records per batch file in directory mode.")
   var batchRecords: Int = 1000
 
   @Flag(help: "Replace the batches of an existing output directory.")

@@ -41,6 +41,19 @@ extension CLITests {
       #expect(lines.first?.hasPrefix("push-transcode: ") == true)
     }
 
+    /// A negative number was taken for an option name ("Missing value for '--max-line-bytes'").
+    @Test(arguments: [
+      (["--max-line-bytes", "-1"], "--max-line-bytes must be at least 1"),
+      (["--threads", "-2"], "--threads must be between 1 and 1024"),
+      (["--max-rejects", "-5"], "--max-rejects must be at least 0"),
+      (["--batch-records", "-1"], "--batch-records must be at least 1"),
+    ])
+    func negativeNumbersAreReadAsValues(arguments: [String], reason: String) throws {
+      let result = try CLI.run(arguments, stdin: Data())
+      #expect(result.status == 64)
+      #expect(result.stderrText.contains(reason), "stderr: \(result.stderrText)")
+    }
+
     @Test func smallestChunkSizeIsAccepted() throws {
       let result = try CLI.run(
         ["--chunk-bytes", "65536", "--threads", "1"], stdin: Data("{}\n".utf8))
