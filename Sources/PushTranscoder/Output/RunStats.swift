@@ -122,38 +122,35 @@ public struct RunStats: Sendable, Equatable {
 
   /// The one-paragraph summary printed on stderr at the end of a run.
   public func summary(seconds: Double, inputBytes: Int) -> String {
-    let mb = Double(inputBytes) / 1_000_000
-    let rate = seconds > 0 ? mb / seconds : 0
     var text =
       "push-transcode: \(lines) lines: \(transcoded) transcoded, \(skippedLines) skipped, "
-      + "\(rejectedLines) rejected, \(blank) blank; \(totalRecords) records"
-    let rejectedParts = RejectReason.allCases.filter { rejected[$0.rawValue] > 0 }
-      .map { "\($0.name) \(rejected[$0.rawValue])" }
-    if !rejectedParts.isEmpty {
-      text += " (rejected: " + rejectedParts.joined(separator: ", ") + ")"
-    }
+      + "\(rejectedLines) rejected, \(blank) blank; \(totalRecords) records" + rejectedByReason
     let skippedParts = SkipReason.allCases.filter { skipped[$0.index] > 0 }
       .map { "\($0.name) \(skipped[$0.index])" }
     if !skippedParts.isEmpty { text += " (skipped: " + skippedParts.joined(separator: ", ") + ")" }
     if directoryLines > 0 { text += "; directory: \(directoryEntries) entries" }
-    text += "; " + String(cFormat: "%.1f MB in %.2f s (%.0f MB/s)", mb, seconds, rate)
-    return text
+    return text + Self.throughput(seconds: seconds, inputBytes: inputBytes)
   }
 
   /// The one-paragraph summary of `validate` (SPEC 6.6): valid, rejected (by reason) and blank
   /// lines, which add up to `lines`; nothing is transcoded.
   public func validationSummary(seconds: Double, inputBytes: Int) -> String {
+    "push-transcode validate: \(lines) lines: \(lines - rejectedLines - blank) valid, "
+      + "\(rejectedLines) rejected, \(blank) blank" + rejectedByReason
+      + Self.throughput(seconds: seconds, inputBytes: inputBytes)
+  }
+
+  /// ` (rejected: syntax 2, ...)`, or nothing when no line was rejected.
+  private var rejectedByReason: String {
+    let parts = RejectReason.allCases.filter { rejected[$0.rawValue] > 0 }
+      .map { "\($0.name) \(rejected[$0.rawValue])" }
+    return parts.isEmpty ? "" : " (rejected: " + parts.joined(separator: ", ") + ")"
+  }
+
+  /// `; 12.3 MB in 0.05 s (246 MB/s)`.
+  private static func throughput(seconds: Double, inputBytes: Int) -> String {
     let mb = Double(inputBytes) / 1_000_000
     let rate = seconds > 0 ? mb / seconds : 0
-    var text =
-      "push-transcode validate: \(lines) lines: \(lines - rejectedLines - blank) valid, "
-      + "\(rejectedLines) rejected, \(blank) blank"
-    let rejectedParts = RejectReason.allCases.filter { rejected[$0.rawValue] > 0 }
-      .map { "\($0.name) \(rejected[$0.rawValue])" }
-    if !rejectedParts.isEmpty {
-      text += " (rejected: " + rejectedParts.joined(separator: ", ") + ")"
-    }
-    text += "; " + String(cFormat: "%.1f MB in %.2f s (%.0f MB/s)", mb, seconds, rate)
-    return text
+    return "; " + String(cFormat: "%.1f MB in %.2f s (%.0f MB/s)", mb, seconds, rate)
   }
 }
