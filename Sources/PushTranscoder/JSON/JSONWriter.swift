@@ -95,22 +95,6 @@ public struct JSONWriter: @unchecked Sendable {
     self.count = count
   }
 
-  /// Moves the bytes in `range` so that they begin at `destination` (at or before the range),
-  /// shifting the bytes between after them: `[a b c T d]` → `[a T b c d]`.
-  public mutating func move(_ range: Range<Int>, to destination: Int) {
-    precondition(
-      0 <= destination && destination <= range.lowerBound && range.upperBound <= count,
-      "move range")
-    let moved = Array(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count))
-    // Safe because both ranges lie inside the written bytes; `update(from:count:)` copies
-    // overlapping memory correctly (backwards here, as the bytes move up).
-    (base + destination + moved.count).update(
-      from: base + destination, count: range.lowerBound - destination)
-    moved.withUnsafeBufferPointer {
-      (base + destination).update(from: $0.baseAddress!, count: $0.count)
-    }
-  }
-
   /// Forgets every byte but keeps the buffer (a recycled writer).
   @inline(__always)
   public mutating func removeAll() {

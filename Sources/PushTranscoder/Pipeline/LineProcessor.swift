@@ -159,23 +159,18 @@ public struct LineProcessor {
       // Most messages fit one record: no division (a `div` per record was 5 % of this loop).
       let parts = targets <= perRecord ? 1 : (targets + perRecord - 1) / perRecord
       // A split message's records can differ in size (Easemob apns `t`, a title per group), so
-      // a vendor may refuse some and not others: the ones that fit are written, and one reject
-      // per (message, vendor) goes where the vendor's first record would have been (SPEC 5,
-      // 9 [6]; docs/DECISIONS.md). Cuts count once per (message, vendor), from any record
-      // written.
+      // one of them may not fit where the others do. The message is then rejected for that
+      // vendor (SPEC 5 step 3): none of the vendor's records go out, and its one reject goes
+      // where its first record would have been (9 [6]), whatever the order of the recipients.
       let vendorStart = output.main.count
       var effects = RenderEffects()
-      var refused = false
-      // Where this vendor's inline reject record was written, if it follows records of its own.
-      var reject: Range<Int>? = nil
+      var written = 0
       for part in 1...parts {
-        let recordStart = output.main.count
         writeRecordHead(
           notice, document, vendor: id, part: part, perRecord: perRecord, number: number,
           &output)
         output.main.raw(",\"payload\":")
         var partEffects = RenderEffects()
-        // Rendered in place: a vendor that refuses leaves the writer as it was.
         let refusal =
           notice.groups.count > 1
           ? id.renderPayload(
@@ -184,31 +179,27 @@ public struct LineProcessor {
           : id.renderPayload(
             notice, context, part: part, parts: parts, into: &output.main, effects: &partEffects)
         if let refusal {
-          output.main.truncate(to: recordStart)
-          if refused { continue }
-          refused = true
           let reason = refuse(
-            refusal, vendor: id, number: number, original: original, into: &output)
+            refusal, vendor: id, number: number, from: vendorStart, original: original,
+            into: &output)
           if firstRefusal == nil { firstRefusal = reason }
-          if options.rejectsInline && recordStart > vendorStart {
-            reject = recordStart..<output.main.count
-          }
-          continue
+          written = 0
+          effects = RenderEffects()
+          break
         }
         effects.titleCut = effects.titleCut || partEffects.titleCut
         effects.bodyCut = effects.bodyCut || partEffects.bodyCut
         output.main.raw("}\n")
-        output.stats.records[id.rawValue] += 1
-        produced = true
+        written += 1
         if options.collectRecordRefs {
           output.refs.append(
             RecordRef(
               vendor: UInt8(id.rawValue), end: UInt32(output.main.count), line: UInt32(number)))
         }
       }
-      if let reject {
-        // Records of this vendor came before its refusal: move the reject before them.
-        Self.move(reject, to: vendorStart, in: &output)
+      if written > 0 {
+        output.stats.records[id.rawValue] += written
+        produced = true
       }
       if effects.titleCut { output.stats.cutTitles[id.rawValue] += 1 }
       if effects.bodyCut { output.stats.cutBodies[id.rawValue] += 1 }
@@ -221,13 +212,17 @@ public struct LineProcessor {
     }
   }
 
-  /// Counts a vendor's refusal of the current message and writes its reject record; returns
-  /// the reason. Kept out of line: refusals are rare, and the render loop stays small.
+  /// Rejects the current message for `vendor`: drops what the vendor wrote for it from
+  /// `vendorStart` on (records of earlier parts, the refused one's head) and their record ends,
+  /// counts the refusal, and writes the reject record in their place. Returns the reason. Kept
+  /// out of line: refusals are rare, and the render loop stays small.
   @inline(never)
   private func refuse(
-    _ refusal: VendorRefusal, vendor: VendorID, number: Int,
+    _ refusal: VendorRefusal, vendor: VendorID, number: Int, from vendorStart: Int,
     original: UnsafeBufferPointer<UInt8>, into output: inout ChunkOutput
   ) -> RejectReason {
+    output.main.truncate(to: vendorStart)
+    while let last = output.refs.last, Int(last.end) > vendorStart { output.refs.removeLast() }
     let reason = RejectReason(name: refusal.reason) ?? .overBudget
     output.stats.vendorRejects[vendor.rawValue][reason.rawValue] += 1
     if reason == .overBudget { output.stats.overBudget[vendor.rawValue] += 1 }
@@ -235,20 +230,6 @@ public struct LineProcessor {
       &output, number: number, offset: 0, forVendor: vendor, reason: reason,
       detail: refusal.detail, raw: original)
     return reason
-  }
-
-  /// Moves an inline reject record (`range`) to `destination`, before the records of its vendor
-  /// written since, and shifts the ends of those records.
-  @inline(never)
-  private static func move(_ range: Range<Int>, to destination: Int, in output: inout ChunkOutput) {
-    output.main.move(range, to: destination)
-    var index = output.refs.count - 1
-    while index >= 0 && Int(output.refs[index].end) > destination {
-      if Int(output.refs[index].end) <= range.lowerBound {
-        output.refs[index].end += UInt32(range.count)
-      }
-      index -= 1
-    }
   }
 
   private func writeRecordHead(
