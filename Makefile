@@ -2,6 +2,7 @@
 SWIFT ?= swift
 BIN_DIR = $(shell $(SWIFT) build -c release --show-bin-path)
 OUT ?= out/sample
+FUZZ_SECONDS ?= 600
 
 .PHONY: help setup build release sample test bench compare corpus lint format fuzz static spark-test clean
 
@@ -12,7 +13,7 @@ help:
 	@echo "make compare     ../shared/bench/compare.sh: push-transcode vs cat and simdjson"
 	@echo "make lint        swift format lint"
 	@echo "make format      swift format in place"
-	@echo "make fuzz        build and run the libFuzzer target for 10 minutes"
+	@echo "make fuzz        build and run the libFuzzer target for FUZZ_SECONDS (600)"
 	@echo "make static      release build with a static Swift runtime (for Spark executors)"
 	@echo "make spark-test  the Apache Spark integration test (installs pyspark in a venv)"
 
@@ -46,7 +47,7 @@ format:
 	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks Package.swift
 
 fuzz: setup
-	./scripts/fuzz.sh
+	./scripts/fuzz.sh $(FUZZ_SECONDS)
 
 static: setup
 	Integrations/spark/build-static.sh

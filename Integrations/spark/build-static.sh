@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make static`: a push-transcode that runs on a machine without the Swift runtime (for
-# spark-submit --files). Swift's runtime and Foundation are linked statically
+# spark-submit --files). Swift's runtime and FoundationEssentials are linked statically
 # (--static-swift-stdlib); zlib and liblz4 too where their static libraries are installed
 # (zlib1g-dev, liblz4-dev ship libz.a, liblz4.a): a private pkg-config dir points the CZlib and
 # CLZ4 system modules at a directory that holds only the .a files, so the linker cannot pick
