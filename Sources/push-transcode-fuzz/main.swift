@@ -83,6 +83,19 @@ public func pushTranscodeFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size:
     }
     if replaceError == nil {
       checkCanonical(canonicalRewrite(replace, buffer))
+      // The textual count of unpaired surrogate escapes (used for rejected lines) agrees with
+      // the tokenizer's on every line it accepts.
+      precondition(
+        JSONEscapes.unpairedSurrogateEscapes(in: buffer) == replace.loneSurrogates,
+        "surrogate escape counts disagree")
+    }
+    // Offsets in the repaired line map back into the line as read, in order, onto its ends.
+    let mappedEnd = UTF8Validation.originalOffset(ofRepairedOffset: buffer.count, in: input)
+    precondition(mappedEnd == input.count, "repaired end maps to the input's end")
+    if let error = replaceError {
+      let mapped = UTF8Validation.originalOffset(ofRepairedOffset: error.offset, in: input)
+      precondition(mapped >= 0 && mapped <= input.count, "mapped fault offset out of range")
+      if replacements == 0 { precondition(mapped == error.offset, "offset moved without repair") }
     }
   }
   return 0
