@@ -43,7 +43,8 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
 
   private let directory: String
   private let compression: OutputCompression
-  private let level: Int?
+  /// The level in effect (`OutputCompression.level(given:)`); unused without compression.
+  private let level: Int
   private let batchRecords: Int
   private let optionsJSON: [UInt8]
   // Unchecked: only the writer thread (`consume`, `finish`) touches the open batches.
@@ -80,7 +81,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
   ) throws {
     self.directory = directory
     self.compression = compression
-    self.level = level
+    self.level = compression.level(given: level) ?? 0
     self.batchRecords = batchRecords
     self.optionsJSON = optionsJSON
     self.jobSlots = DispatchSemaphore.permits(max(1, threads) + 1)
@@ -218,7 +219,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
           // deflate computes the CRC-32 for the gzip trailer: no second pass.
           var file = buffers.take(minimumCapacity: content.count / 2)
           let compressor =
-            gzipCompressors.take() ?? GzipCompressor(level: level ?? GzipCompressor.defaultLevel)
+            gzipCompressors.take() ?? GzipCompressor(level: level)
           crc = compressor.compressWhole(content.buffer, into: &file)
           gzipCompressors.put(compressor)
           compressed = file
@@ -227,8 +228,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
           var file = buffers.take(minimumCapacity: content.count / 2)
           // No frame checksum: the manifest's CRC-32 covers the same bytes (docs/DECISIONS.md).
           LZ4FrameCompressor.compress(
-            content.buffer, level: level ?? LZ4FrameCompressor.defaultLevel,
-            contentChecksum: false, into: &file)
+            content.buffer, level: level, contentChecksum: false, into: &file)
           compressed = file
         }
         defer {

@@ -10,6 +10,16 @@ public enum OutputCompression: String, Sendable, CaseIterable {
     case .lz4: ".lz4"
     }
   }
+
+  /// The level a run compresses at: `given` (`--level`) when there is one, else the codec's
+  /// default; nil without compression.
+  public func level(given: Int?) -> Int? {
+    switch self {
+    case .none: nil
+    case .gzip: given ?? GzipCompressor.defaultLevel
+    case .lz4: given ?? LZ4FrameCompressor.defaultLevel
+    }
+  }
 }
 
 /// One compressed output stream (stdout in pipeline mode) behind the gzip / LZ4 compressors.
@@ -22,10 +32,11 @@ struct OutputCompressor {
 
   /// nil for `.none`.
   init?(_ compression: OutputCompression, level: Int?) throws {
+    guard let level = compression.level(given: level) else { return nil }
     switch compression {
     case .none: return nil
-    case .gzip: engine = .gzip(GzipCompressor(level: level ?? GzipCompressor.defaultLevel))
-    case .lz4: engine = .lz4(LZ4FrameCompressor(level: level ?? LZ4FrameCompressor.defaultLevel))
+    case .gzip: engine = .gzip(GzipCompressor(level: level))
+    case .lz4: engine = .lz4(LZ4FrameCompressor(level: level))
     }
   }
 

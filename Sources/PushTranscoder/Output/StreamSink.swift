@@ -64,8 +64,9 @@ public final class BufferedFile {
   private var fd: Int32
   /// Bytes written since the file was opened.
   private var written = 0
-  /// The size of a file opened with `init(overwriting:)` (otherwise, or unknown: `Int.max`).
-  private var oldSize = Int.max
+  /// The size the file had when opened: 0 for a created (truncated) file; `Int.max` for an
+  /// overwritten one whose size `fstat` could not tell, so that `close()` cuts it anyway.
+  private var oldSize = 0
 
   public init(creating path: String) throws {
     self.path = path
@@ -82,7 +83,7 @@ public final class BufferedFile {
     fd = open(path, O_WRONLY | O_CLOEXEC)
     if fd < 0 { throw SinkError.io("cannot open \(path): \(String(cString: strerror(errno)))") }
     var status = stat()
-    if fstat(fd, &status) == 0 { oldSize = Int(status.st_size) }
+    oldSize = fstat(fd, &status) == 0 ? Int(status.st_size) : Int.max
   }
 
   /// Ends an overwritten file after the bytes written so far (drops its old tail). A file that

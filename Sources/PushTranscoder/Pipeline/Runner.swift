@@ -199,10 +199,10 @@ public enum Runner {
     key("level")
     // The level in effect: `--compress gzip` and `--compress gzip --level 6` write the same
     // batches, so their manifests say the same (SPEC 6.8: only `timing` differs).
-    switch configuration.compression {
-    case .none: writer.raw("null")
-    case .gzip: writer.integer(configuration.level ?? GzipCompressor.defaultLevel)
-    case .lz4: writer.integer(configuration.level ?? LZ4FrameCompressor.defaultLevel)
+    if let level = configuration.compression.level(given: configuration.level) {
+      writer.integer(level)
+    } else {
+      writer.raw("null")
     }
     writer.byte(ASCII.comma)
     key("batch_records")
