@@ -74,6 +74,76 @@ extension CLITests {
       #expect(manifest.contains("\"level\":\(level),"))
     }
 
+    /// A fatal input error in batch mode: status 1 and no manifest (the run is incomplete), but
+    /// the directory holds every record and reject of the lines before the fault, as the stream
+    /// does. The open batches were dropped (the summary counted records no file held) and
+    /// `rejects.ndjson` stayed under its temporary name.
+    @Test(arguments: ["none", "gzip"])
+    func aCorruptInputLeavesEveryRecordBeforeTheFault(compress: String) throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let script = """
+        import gzip, sys
+        lines = open(sys.argv[1], 'rb').read().splitlines(keepends=True)
+        good = b''.join(lines[:1000])
+        open('good/input', 'wb').write(good)
+        bad = bytearray(gzip.compress(b''.join(lines[1000:]), mtime=0))
+        bad[10] = 0x07  # BFINAL=1, BTYPE=11: a reserved block type
+        open('input', 'wb').write(gzip.compress(good, mtime=0) + bytes(bad))
+        """
+      try FileManager.default.createDirectory(
+        at: dir.url.appendingPathComponent("good"), withIntermediateDirectories: false)
+      let made = try CLI.python(script, [try Corpus.malformed], in: dir.url)
+      try #require(made.status == 0, "\(made.stderrText)")
+      // Both runs name their input `input`, so records and rejects have the same `source`.
+      let good = try CLI.run(
+        ["input", "--rejects", "../good-rejects.ndjson"], in: dir.url.appendingPathComponent("good")
+      )
+      #expect(good.status == 0, "\(good.stderrText)")
+      let cut = try CLI.run(
+        [
+          "input", "-o", "out", "--batch-records", "400", "--threads", "2", "--compress", compress,
+        ], in: dir.url)
+      #expect(cut.status == 1)
+      #expect(cut.stderrText.contains("1000 complete lines"), "\(cut.stderrText)")
+      let files = try DeterminismTests.contents(of: dir.file("out"))
+      #expect(files["manifest.json"] == nil)
+      #expect(files.keys.filter { $0.hasSuffix(".tmp") }.isEmpty, "\(files.keys.sorted())")
+      let rejects = try dir.read("good-rejects.ndjson")
+      #expect(!rejects.isEmpty)
+      #expect(files["rejects.ndjson"] == rejects, "\(files.keys.sorted())")
+      // Each vendor's batches, in order, are the good input's records for that vendor.
+      var expected: [String: [Substring]] = [:]
+      for line in good.stdoutLines {
+        expected[try recordHeader(line).vendor, default: []] += [line]
+      }
+      #expect(expected.count == 9)
+      for (vendor, records) in expected {
+        let names = files.keys.filter { $0.hasPrefix(vendor + "/batch-") }.sorted()
+        #expect(names.count == (records.count + 399) / 400, "\(vendor): \(names)")
+        var written = Data()
+        for name in names {
+          let bytes = try #require(files[name])
+          if compress == "gzip" {
+            try dir.write("batch.gz", bytes)
+            let unzipped = try CLI.sh("gzip -dc batch.gz", in: dir.url)
+            #expect(unzipped.status == 0, "\(name): \(unzipped.stderrText)")
+            written += unzipped.stdout
+          } else {
+            written += bytes
+          }
+        }
+        let lines = CLI.lines(String(decoding: written, as: UTF8.self))
+        let firstDifference = zip(lines, records).enumerated().first {
+          $0.element.0 != $0.element.1
+        }
+        #expect(
+          lines.count == records.count && firstDifference == nil,
+          "\(vendor): \(lines.count) of \(records.count) records, first difference at record \(firstDifference?.offset ?? -1)"
+        )
+      }
+    }
+
     /// TSV framing is for the stream: with `-o DIR` it wrote TSV lines into `.ndjson` batches.
     @Test func tsvFramingWithAnOutputDirectoryIsBadUsage() throws {
       let dir = try TemporaryDirectory()

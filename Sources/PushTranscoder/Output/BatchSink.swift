@@ -160,6 +160,21 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
   }
 
   public func finish(stats: RunStats, seconds: Double, inputBytes: Int) throws {
+    try writeEverythingConsumed()
+    try writeManifest(stats: stats, seconds: seconds, inputBytes: inputBytes)
+  }
+
+  /// After a fatal input error: the directory holds every record and reject of the lines before
+  /// the fault, as the stream would (SPEC 2.1: "everything produced up to that point is still
+  /// accounted for"), the open batches written as they are; but no manifest, since the run is
+  /// incomplete (SPEC 6.2).
+  public func finishAfterInputError() throws {
+    try writeEverythingConsumed()
+  }
+
+  /// Writes the open batches, waits for every compression job, and completes the rejects file
+  /// (and its `--rejects` copy) under its final name.
+  private func writeEverythingConsumed() throws {
     for vendor in VendorID.allCases where open[vendor.rawValue].records > 0 { try submit(vendor) }
     jobs.wait()
     try checkFailure()
@@ -167,13 +182,6 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
     try rejectsFile.close()
     try rejectsCopy?.close()
     try rename(directory + "/.rejects.ndjson.tmp", directory + "/rejects.ndjson")
-    try writeManifest(stats: stats, seconds: seconds, inputBytes: inputBytes)
-  }
-
-  /// After a fatal input error: no manifest (the run is incomplete), but the `--rejects` file,
-  /// like the stream's, holds the rejects of every line before the fault.
-  public func finishAfterInputError() throws {
-    try rejectsCopy?.close()
   }
 
   private func checkFailure() throws {
