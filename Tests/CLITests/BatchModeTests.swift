@@ -82,18 +82,11 @@ extension CLITests {
     func aCorruptInputLeavesEveryRecordBeforeTheFault(compress: String) throws {
       let dir = try TemporaryDirectory()
       defer { dir.remove() }
-      let script = """
-        import gzip, sys
-        lines = open(sys.argv[1], 'rb').read().splitlines(keepends=True)
-        good = b''.join(lines[:1000])
-        open('good/input', 'wb').write(good)
-        bad = bytearray(gzip.compress(b''.join(lines[1000:]), mtime=0))
-        bad[10] = 0x07  # BFINAL=1, BTYPE=11: a reserved block type
-        open('input', 'wb').write(gzip.compress(good, mtime=0) + bytes(bad))
-        """
       try FileManager.default.createDirectory(
         at: dir.url.appendingPathComponent("good"), withIntermediateDirectories: false)
-      let made = try CLI.python(script, [try Corpus.malformed], in: dir.url)
+      let made = try CLI.python(
+        PythonChecks.corruptGzip, [try Corpus.malformed, "1000", "good/input", "input"],
+        in: dir.url)
       try #require(made.status == 0, "\(made.stderrText)")
       // Both runs name their input `input`, so records and rejects have the same `source`.
       let good = try CLI.run(

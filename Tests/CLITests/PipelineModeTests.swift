@@ -219,16 +219,8 @@ extension CLITests {
       let dir = try TemporaryDirectory()
       defer { dir.remove() }
       let input = try Corpus.small
-      let script = """
-        import gzip, sys
-        lines = open(sys.argv[1], 'rb').read().splitlines(keepends=True)
-        good = b''.join(lines[:200])
-        open('good', 'wb').write(good)
-        bad = bytearray(gzip.compress(b''.join(lines[200:]), mtime=0))
-        bad[10] = 0x07  # BFINAL=1, BTYPE=11: a reserved block type
-        open('input', 'wb').write(gzip.compress(good, mtime=0) + bytes(bad))
-        """
-      let made = try CLI.python(script, [input], in: dir.url)
+      let made = try CLI.python(
+        PythonChecks.corruptGzip, [input, "200", "good", "input"], in: dir.url)
       try #require(made.status == 0, "\(made.stderrText)")
       let good = try CLI.run(["-"], stdinFile: dir.file("good"))
       let corrupt = try CLI.run(["-", "--threads", "2"], stdinFile: dir.file("input"))

@@ -202,6 +202,20 @@ enum PythonChecks {
         sys.exit(1)
     """#
 
+  /// `corrupt_gzip.py INPUT N GOOD CORRUPT` (a generator, not a checker): writes the first N
+  /// lines of INPUT to GOOD, and to CORRUPT a gzip member holding them followed by a member
+  /// whose first deflate block has a reserved type, so a reader stops after exactly N lines.
+  static let corruptGzip = #"""
+    import gzip, sys
+    lines = open(sys.argv[1], 'rb').read().splitlines(keepends=True)
+    count = int(sys.argv[2])
+    good = b''.join(lines[:count])
+    open(sys.argv[3], 'wb').write(good)
+    bad = bytearray(gzip.compress(b''.join(lines[count:]), mtime=0))
+    bad[10] = 0x07  # BFINAL=1, BTYPE=11: a reserved block type
+    open(sys.argv[4], 'wb').write(gzip.compress(good, mtime=0) + bytes(bad))
+    """#
+
   /// `killed.py DIR BATCH_RECORDS`: after SIGKILL, no manifest, and every file under a final
   /// `batch-*` name is complete. Prints how many final batches there were.
   static let killed = #"""
