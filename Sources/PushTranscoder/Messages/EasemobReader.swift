@@ -144,7 +144,13 @@ enum EasemobReader {
     let type = try fields.requiredString(body, "type", path())
     if type.equals("txt") {
       bodies.pieces.append(try fields.requiredString(body, "msg", path()))
-    } else if type.equals("img") {
+      return
+    }
+    // Other bodies' `msg` is not used, but SPEC 9's table reads it as a string field required
+    // only for `txt`: when present and not null it must be a string (as a Tencent element's
+    // `MsgContent` must be an object), and this check comes before the `cmd` skip.
+    _ = try fields.string(body, "msg", path())
+    if type.equals("img") {
       bodies.pieces.append(NoticeText.image(locale))
     } else if type.equals("loc") {
       bodies.pieces.append(NoticeText.location(locale))

@@ -184,6 +184,14 @@ private func apnsExt(_ members: String) -> String { export(ext: #""em_apns_ext":
     #expect(read(export("[]", ext: #""em_apns_ext":{"em_push_title":"t"}"#)).notice?.title == "t")
   }
 
+  @Test func otherBodiesMayCarryAStringOrNullMsg() {
+    // `msg` is read only for `txt`; elsewhere a string (even empty) or null is accepted.
+    #expect(read(export(#"[{"type":"img","msg":"ignored"}]"#)).notice != nil)
+    #expect(read(export(#"[{"type":"img","msg":""}]"#)).notice != nil)
+    #expect(read(export(#"[{"type":"img","msg":null}]"#)).notice != nil)
+    #expect(read(export(#"[{"type":"cmd","msg":"x"}]"#)).skipReason == .commandMessage)
+  }
+
   @Test func decisionOrder() {
     // cmd before ignore-notification.
     #expect(
@@ -231,6 +239,18 @@ private func apnsExt(_ members: String) -> String { export(ext: #""em_apns_ext":
     (
       #"{"from":"u","to":"u2","chat_type":"chat","payload":{"bodies":[{"type":"txt","msg":5}]}}"#,
       "payload.bodies[0].msg"
+    ),
+    (
+      #"{"from":"u","to":"u2","chat_type":"chat","payload":{"bodies":[{"type":"img","msg":{"x":1}}]}}"#,
+      "payload.bodies[0].msg"
+    ),
+    (
+      #"{"from":"u","to":"u2","chat_type":"chat","payload":{"bodies":[{"type":"cmd","msg":5}]}}"#,
+      "payload.bodies[0].msg"
+    ),
+    (
+      #"{"target_type":"users","from":"u","target":["a"],"msg":{"type":"cmd","msg":[]}}"#,
+      "msg.msg"
     ),
     (#"{"from":"u","to":"u2","chat_type":"chat","payload":{"bodies":[],"ext":[]}}"#, "payload.ext"),
     (
