@@ -40,6 +40,25 @@ extension CLITests {
       }
     }
 
+    /// The compressed stream too: its compressor sees the records chunk by chunk, and liblz4's
+    /// frame once depended on where those pieces began and ended.
+    @Test(arguments: ["gzip", "lz4"])
+    func compressedStreamIsByteIdenticalAcrossChunkSizes(compress: String) throws {
+      let input = try Corpus.multiPiece
+      var reference: Data? = nil
+      for (threads, chunk) in [(1, 4_194_304), (1, 65536), (2, 300_000), (3, 1_048_576)] {
+        let result = try CLI.run([
+          input, "--compress", compress, "--threads", "\(threads)", "--chunk-bytes", "\(chunk)",
+        ])
+        #expect(result.status == 0, "\(result.stderrText)")
+        if let reference {
+          #expect(result.stdout == reference, "--threads \(threads) --chunk-bytes \(chunk)")
+        } else {
+          reference = result.stdout
+        }
+      }
+    }
+
     @Test(arguments: ["none", "gzip", "lz4"])
     func batchDirectoriesAreIdenticalAcrossThreads(compress: String) throws {
       let dir = try TemporaryDirectory()

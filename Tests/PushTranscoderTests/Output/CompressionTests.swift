@@ -122,6 +122,33 @@ import Testing
     }
   }
 
+  /// SPEC 7: the compressed stream is a function of its content, not of how the stream's chunks
+  /// cut it. liblz4 compressed a 64 KiB block straight from the caller's piece when handed a
+  /// whole one and from its own buffer otherwise, and the two picked different matches.
+  @Test(arguments: ["gzip", "lz4"], [1, 9])
+  func streamedBytesDoNotDependOnThePieces(codec: String, level: Int) throws {
+    func streamed(_ cuts: [Int]) throws -> [UInt8] {
+      var compressor = try #require(
+        try OutputCompressor(OutputCompression(rawValue: codec)!, level: level))
+      var output: [UInt8] = []
+      var start = 0
+      for end in cuts + [payload.count] where end > start {
+        try payload[start..<end].withUnsafeBufferPointer {
+          try compressor.append($0, to: &output)
+        }
+        start = end
+      }
+      try compressor.finish(to: &output)
+      return output
+    }
+    let whole = try streamed([])
+    // Aligned and unaligned to the 64 KiB block, pieces larger and smaller than a block.
+    #expect(try streamed(Array(stride(from: 65536, to: payload.count, by: 65536))) == whole)
+    #expect(try streamed(Array(stride(from: 1000, to: payload.count, by: 70_001))) == whole)
+    #expect(try streamed(Array(stride(from: 7, to: payload.count, by: 4099))) == whole)
+    #expect(try streamed([1, 65535, 65537, 200_000, 200_001]) == whole)
+  }
+
   @Test func compressionIsDeterministic() {
     #expect(GzipCompressor.compress(payload) == GzipCompressor.compress(payload))
     #expect(LZ4FrameCompressor.compress(payload) == LZ4FrameCompressor.compress(payload))
