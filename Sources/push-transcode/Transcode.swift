@@ -28,7 +28,8 @@ struct InputOptions: ParsableArguments {
   var threads: Int?
 
   @Option(
-    parsing: .unconditional, help: "Bytes per chunk read and processed at once (at least 65536).")
+    parsing: .unconditional,
+    help: "Bytes per chunk read and processed at once (65536 to 1073741824).")
   var chunkBytes: Int = 4 * 1024 * 1024
 
   @Option(help: "Progress line on stderr: auto (when a terminal), always, never.")
@@ -36,7 +37,11 @@ struct InputOptions: ParsableArguments {
 
   func validate() throws {
     guard maxLineBytes >= 1 else { throw ValidationError("--max-line-bytes must be at least 1") }
-    guard chunkBytes >= 65536 else { throw ValidationError("--chunk-bytes must be at least 65536") }
+    // A chunk is one buffer per chunk in flight: a gigabyte is already more than any run
+    // needs, and far larger values overflowed the page rounding or failed to allocate.
+    guard (65536...(1 << 30)).contains(chunkBytes) else {
+      throw ValidationError("--chunk-bytes must be between 65536 and 1073741824")
+    }
     if let threads, threads < 1 || threads > 1024 {
       throw ValidationError("--threads must be between 1 and 1024")
     }
@@ -119,8 +124,10 @@ struct Transcode: ParsableCommand {
         throw ValidationError("--level for gzip must be 1-9")
       case .lz4 where !(1...12).contains(level):
         throw ValidationError("--level for lz4 must be 1-12")
-      case .none:
-        throw ValidationError("--level needs --compress gzip or lz4")
+      case .none where !(1...12).contains(level):
+        // No codec to judge it by: any level one of them accepts (SPEC 6.7 makes only
+        // out-of-range values bad usage); it has no effect.
+        throw ValidationError("--level must be 1-9 (gzip) or 1-12 (lz4)")
       default: break
       }
     }

@@ -28,6 +28,10 @@ extension CLITests {
       ["--compress", "lz4", "--level", "13"],
       ["--compress", "gzip", "--level", "0"],
       ["--chunk-bytes", "65535"],
+      ["--chunk-bytes", "1073741825"],
+      ["--chunk-bytes", "9223372036854775807"],
+      ["validate", "--chunk-bytes", "68719476736"],
+      ["--level", "13"],
       ["--threads", "0"],
       ["validate", "--threads", "0"],
       ["-o", ""],
@@ -52,6 +56,20 @@ extension CLITests {
       let result = try CLI.run(arguments, stdin: Data())
       #expect(result.status == 64)
       #expect(result.stderrText.contains(reason), "stderr: \(result.stderrText)")
+    }
+
+    /// SPEC 6.7 makes only out-of-range values bad usage: a level without `--compress` is
+    /// accepted (any level a codec takes) and changes nothing.
+    @Test func levelWithoutCompressionIsAcceptedAndHasNoEffect() throws {
+      let input = Data(
+        "{\"MsgBody\":[{\"MsgType\":\"TIMTextElem\",\"MsgContent\":{\"Text\":\"hi\"}}],\"To_Account\":\"u1\"}\n"
+          .utf8)
+      let plain = try CLI.run(["--vendors", "apns"], stdin: input)
+      for level in ["1", "5", "12"] {
+        let result = try CLI.run(["--vendors", "apns", "--level", level], stdin: input)
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stdout == plain.stdout)
+      }
     }
 
     @Test func smallestChunkSizeIsAccepted() throws {
