@@ -11,7 +11,9 @@ enum DirectoryLoader {
     guard !paths.isEmpty else { return }
     let reader = ChunkReader(
       paths: paths, chunkBytes: chunkBytes, maxLineBytes: options.maxLineBytes)
-    var tokenizer = JSONTokenizer()
+    let replace = options.unicode == .replace
+    var tokenizer = JSONTokenizer(replaceLoneSurrogates: replace)
+    var repaired: [UInt8] = []
     while let event = try reader.next() {
       switch event {
       case .chunk(let chunk):
@@ -26,19 +28,33 @@ enum DirectoryLoader {
               UnsafeBufferPointer(rebasing: line[0..<options.maxLineBytes]))
             return
           }
-          if let error = tokenizer.parse(line) {
-            reject(
-              &output, options, source, number, error.offset, RejectReason(error.fault),
-              error.message, line)
-            return
+          // `--unicode replace` applies as to message lines ("reported like bad input
+          // lines", SPEC 2.4); its replacements count in `unicode_replacements`.
+          func ingest(_ bytes: UnsafeBufferPointer<UInt8>) {
+            let error = replace ? tokenizer.parseValidatedUTF8(bytes) : tokenizer.parse(bytes)
+            if let error {
+              let offset = LineProcessor.faultOffset(
+                error, parsed: bytes, original: line, unicode: options.unicode,
+                replacements: &output.stats.unicodeReplacements)
+              reject(
+                &output, options, source, number, offset, RejectReason(error.fault),
+                error.message, line)
+              return
+            }
+            output.stats.unicodeReplacements += tokenizer.loneSurrogates
+            switch tokenizer.withDocument(bytes, { directory.ingest($0) }) {
+            case .user, .group:
+              output.stats.directoryEntries += 1
+            case .reject(_, let detail):
+              reject(&output, options, source, number, 0, .notAMessage, detail, line)
+            }
           }
-          let result = tokenizer.withDocument(line) { directory.ingest($0) }
-          switch result {
-          case .user, .group:
-            output.stats.directoryEntries += 1
-          case .reject(_, let detail):
-            reject(
-              &output, options, source, number, 0, .notAMessage, detail, line)
+          if replace, UTF8Validation.firstInvalidOffset(line) != nil {
+            output.stats.unicodeReplacements += UTF8Validation.replacingInvalid(
+              line, into: &repaired)
+            repaired.withUnsafeBufferPointer { ingest($0) }
+          } else {
+            ingest(line)
           }
         }
       case .overlongLine(let line):

@@ -77,6 +77,24 @@ public struct LineProcessor {
     }
   }
 
+  /// Where a parse fault found in `parsed` lies in the line as read, `original` (message and
+  /// directory lines alike). Under `--unicode replace`, `parsed` may be a repaired copy, longer
+  /// wherever a replacement is longer than the bytes it replaced, so the offset is mapped back
+  /// (SPEC 6.4); and every unpaired surrogate escape of the line is counted in `replacements`,
+  /// since each is replaced before parsing (SPEC 9 [2.2]), also those after the fault that the
+  /// tokenizer never reached.
+  static func faultOffset(
+    _ error: JSONError, parsed: UnsafeBufferPointer<UInt8>, original: UnsafeBufferPointer<UInt8>,
+    unicode: UnicodeMode, replacements: inout Int
+  ) -> Int {
+    if unicode == .replace {
+      replacements += JSONEscapes.unpairedSurrogateEscapes(in: parsed)
+    }
+    return parsed.baseAddress == original.baseAddress
+      ? error.offset
+      : UTF8Validation.originalOffset(ofRepairedOffset: error.offset, in: original)
+  }
+
   /// Accounts for a line that is too long and was never buffered whole (the reader's event).
   public mutating func processOversized(
     prefix: UnsafeBufferPointer<UInt8>, totalLength: Int, number: Int,
@@ -98,18 +116,9 @@ public struct LineProcessor {
       options.unicode == .replace
       ? tokenizer.parseValidatedUTF8(bytes) : tokenizer.parse(bytes)
     if let error {
-      // Every unpaired surrogate escape of the line is replaced before parsing (SPEC 9 [2.2]),
-      // also those after the fault that the tokenizer never reached.
-      if options.unicode == .replace {
-        output.stats.unicodeReplacements += JSONEscapes.unpairedSurrogateEscapes(in: bytes)
-      }
-      // A repaired line (`--unicode replace`) is longer than the line as read wherever a
-      // replacement is longer than the bytes it replaced: report the fault where it is in the
-      // line as read (SPEC 6.4).
-      let offset =
-        bytes.baseAddress == original.baseAddress
-        ? error.offset
-        : UTF8Validation.originalOffset(ofRepairedOffset: error.offset, in: original)
+      let offset = Self.faultOffset(
+        error, parsed: bytes, original: original, unicode: options.unicode,
+        replacements: &output.stats.unicodeReplacements)
       rejectLine(
         &output, number: number, offset: offset, reason: RejectReason(error.fault),
         detail: error.message, raw: original)
