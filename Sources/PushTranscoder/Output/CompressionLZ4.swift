@@ -12,22 +12,22 @@ public final class LZ4FrameCompressor: @unchecked Sendable {
   public static let levels = 1...12
   public static let defaultLevel = 1
 
-  /// The frame's block size (`LZ4F_max64KB`): input is handed to liblz4 one whole block at a
-  /// time, so the scratch output stays small.
+  /// The frame's block size (`LZ4F_max64KB`); liblz4 compresses at most one block per call, so
+  /// the scratch output stays small.
   private static let blockBytes = 64 << 10
 
   private var context: OpaquePointer?
   private var preferences: LZ4F_preferences_t
   private let scratch: UnsafeMutableRawPointer
   private let scratchCapacity: Int
-  /// The block being filled. liblz4 compresses a block straight from the caller's memory when
-  /// handed a whole one while its own buffer is empty, and from a copy in its own buffer
-  /// otherwise; with linked blocks the two paths can pick different matches, so the frame's
-  /// bytes depended on where the caller's pieces began and ended (the stream's chunks, so on
-  /// `--chunk-bytes`; SPEC 7). Every block now takes one path: input is gathered here, and
-  /// liblz4 is only ever handed this whole block (and, at `finish`, the last partial one).
-  private let block: UnsafeMutableRawPointer
-  private var blockCount = 0
+  /// Bytes of the current block liblz4 holds in its own buffer. liblz4 compresses a block
+  /// straight from the caller's memory when handed a whole one while its buffer is empty, and
+  /// from its buffer otherwise; with linked blocks the two paths can pick different matches, so
+  /// the frame's bytes depended on where the caller's pieces began and ended (the stream's
+  /// chunks, so on `--chunk-bytes`; SPEC 7). Every block now takes the second path: a block's
+  /// first piece is at most one byte short of a whole block, so liblz4 always gathers the block
+  /// in its buffer (the copy it made for most blocks before) and compresses it from there.
+  private var held = 0
   private var started = false
   private var finished = false
 
@@ -39,7 +39,6 @@ public final class LZ4FrameCompressor: @unchecked Sendable {
     let bound = LZ4F_compressBound(Self.blockBytes, &preferences)
     scratchCapacity = max(bound, Int(LZ4F_HEADER_SIZE_MAX)) + 64
     scratch = .allocate(byteCount: scratchCapacity, alignment: 16)
-    block = .allocate(byteCount: Self.blockBytes, alignment: 16)
     let status = LZ4F_createCompressionContext(&context, UInt32(LZ4F_VERSION))
     precondition(LZ4F_isError(status) == 0, "LZ4F_createCompressionContext failed")
   }
@@ -47,7 +46,6 @@ public final class LZ4FrameCompressor: @unchecked Sendable {
   deinit {
     LZ4F_freeCompressionContext(context)
     scratch.deallocate()
-    block.deallocate()
   }
 
   /// Compresses `bytes`, appending whatever compressed output is ready to `output`.
@@ -57,23 +55,16 @@ public final class LZ4FrameCompressor: @unchecked Sendable {
     guard var pointer = bytes.baseAddress else { return }
     var remaining = bytes.count
     while remaining > 0 {
-      let piece = min(remaining, Self.blockBytes - blockCount)
-      // Safe because `piece` bytes are readable at `pointer` (within `bytes`) and fit in the
-      // block after its `blockCount` bytes.
-      (block + blockCount).copyMemory(from: pointer, byteCount: piece)
-      blockCount += piece
+      let room = Self.blockBytes - held - (held == 0 ? 1 : 0)
+      let piece = min(remaining, room)
+      let written = LZ4F_compressUpdate(context, scratch, scratchCapacity, pointer, piece, nil)
+      check(written)
+      emit(written, &output)
+      // A piece that completes the block has it compressed; otherwise liblz4 keeps it.
+      held = (held + piece) % Self.blockBytes
       pointer += piece
       remaining -= piece
-      if blockCount == Self.blockBytes { compressBlock(&output) }
     }
-  }
-
-  /// Hands the gathered block to liblz4 and appends what it wrote.
-  private func compressBlock(_ output: inout [UInt8]) {
-    let written = LZ4F_compressUpdate(context, scratch, scratchCapacity, block, blockCount, nil)
-    check(written)
-    emit(written, &output)
-    blockCount = 0
   }
 
   /// Compresses `bytes`, appending whatever compressed output is ready to `output`.
@@ -85,7 +76,6 @@ public final class LZ4FrameCompressor: @unchecked Sendable {
   public func finish(to output: inout [UInt8]) {
     precondition(!finished, "finish called twice")
     begin(&output)
-    if blockCount > 0 { compressBlock(&output) }
     let written = LZ4F_compressEnd(context, scratch, scratchCapacity, nil)
     check(written)
     emit(written, &output)
