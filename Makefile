@@ -11,6 +11,7 @@ help:
 	@echo "make test        set up and run the whole test suite (swift test)"
 	@echo "make bench       run push-transcode-bench (release)"
 	@echo "make compare     ../shared/bench/compare.sh: push-transcode vs cat and simdjson"
+	@echo "make corpus      regenerate Corpus/messages/ (then UPDATE_GOLDEN=1 swift test --filter Golden)"
 	@echo "make lint        swift format lint"
 	@echo "make format      swift format in place"
 	@echo "make fuzz        build and run the libFuzzer target for FUZZ_SECONDS (600)"
@@ -25,6 +26,9 @@ build: setup
 
 release: setup
 	$(SWIFT) build -c release
+
+corpus:
+	python3 Corpus/make_messages.py
 
 sample: release
 	$(BIN_DIR)/push-transcode Corpus/sample.ndjson --directory Corpus/directory.ndjson -o $(OUT) --force --stats $(OUT).stats.json

@@ -1,5 +1,5 @@
 // push-transcode-bench: MB/s of the project's workloads on a seeded generated corpus and on
-// every `Corpus/*.ndjson` file, with Foundation's JSONSerialization as the in-run baseline
+// the bundled `Corpus/sample.ndjson` (`--corpus-file` names another), with Foundation's JSONSerialization as the in-run baseline
 // (SPEC 8). Outputs are checked against each other before anything is timed.
 //
 //   swift run -c release push-transcode-bench [--size-mb 64] [--seed 1] [--rounds 3]
@@ -96,7 +96,7 @@ var workloads = Workload.all(
 if !options.baseline { workloads.removeAll { $0.name.hasPrefix("JSONSerialization") } }
 if !options.full { workloads.removeAll { $0.subset == .file } }
 
-// The corpora: the generated one first, then every Corpus/*.ndjson.
+// The corpora: the generated one first, then the bundled sample (`--corpus-file`), then `--file`s.
 var corpora: [LineCorpus] = []
 let clock = ContinuousClock()
 let generationStart = clock.now

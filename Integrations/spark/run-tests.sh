@@ -18,7 +18,9 @@ die() { echo "run-tests.sh: $*" >&2; exit 1; }
 if ! command -v java >/dev/null; then
   # The machine image has Java 17; a machine without it gets Debian's headless JRE.
   echo "run-tests.sh: no java: installing openjdk-17-jre-headless" >&2
-  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-17-jre-headless; } \
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"   # sudo only when not root, as scripts/setup.sh
+  { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq openjdk-17-jre-headless; } \
     || die "java not found and openjdk-17-jre-headless did not install (pyspark needs Java 17 or 21)"
 fi
 

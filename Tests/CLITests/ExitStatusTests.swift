@@ -116,7 +116,7 @@ extension CLITests {
 
     /// A directory the process may not write into: mode 0555 (as a normal user) or a read-only
     /// tmpfs (as root, which ignores modes).
-    @Test func unwritableOutputDirectoryExits1() throws {
+    @Test(needsMountWhenRoot) func unwritableOutputDirectoryExits1() throws {
       let dir = try TemporaryDirectory()
       defer { dir.remove() }
       try dir.write("in.ndjson", Data("{}\n".utf8))
@@ -172,7 +172,9 @@ extension CLITests {
     }
 
     /// A full file system (a 256 KiB tmpfs, when this runs as root and may mount).
-    @Test(needsGenerator, .enabled(if: getuid() == 0))
+    @Test(
+      needsGenerator, needsMountWhenRoot,
+      .enabled(if: getuid() == 0, "not root: cannot mount a small tmpfs to fill"))
     func fullFileSystemInBatchModeExits1() throws {
       let dir = try TemporaryDirectory()
       defer { dir.remove() }

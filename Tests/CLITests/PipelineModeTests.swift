@@ -228,9 +228,19 @@ extension CLITests {
       #expect(corrupt.stderrText.contains("corrupt"), "\(corrupt.stderrText)")
       #expect(corrupt.stderrText.contains("200 complete lines"), "\(corrupt.stderrText)")
       #expect(corrupt.stdout == good.stdout)
+      // SPEC 2.1: the error names the file and how many bytes and lines came before the fault.
       let named = try CLI.run(["input"], in: dir.url)
       #expect(named.status == 1)
-      #expect(named.stderrText.contains("input: corrupt") || named.stderrText.contains("input"))
+      let message = try #require(
+        named.stderrText.split(separator: "\n").first { $0.contains("error: input: ") },
+        "\(named.stderrText)")
+      #expect(message.contains("error: input: corrupt gzip stream after "), "\(message)")
+      #expect(message.contains(" uncompressed, 200 complete lines): "), "\(message)")
+      let size = try FileManager.default.attributesOfItem(atPath: dir.file("input"))[.size] as? Int
+      let bytes = message.split(separator: "after ").last?.split(separator: " ").first.flatMap {
+        Int($0)
+      }
+      #expect(bytes.map { $0 > 0 && $0 <= (size ?? 0) } == true, "\(message)")
     }
   }
 }

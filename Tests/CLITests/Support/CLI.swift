@@ -248,6 +248,32 @@ enum Corpus {
 let needsGenerator = Testing.ConditionTrait.enabled(
   if: CLI.hasGenerator, "../shared/bench/gen_corpus.py is missing: generated-corpus tests skipped")
 
+/// True when this process may mount a tmpfs (root with the capability to mount; a container
+/// without it cannot): tried once, on a scratch directory.
+let canMountTmpfs: Bool = {
+  guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/bin/mount") else {
+    return false
+  }
+  let point = NSTemporaryDirectory() + "push-transcode-mount-probe-\(getpid())"
+  guard
+    (try? FileManager.default.createDirectory(atPath: point, withIntermediateDirectories: true))
+      != nil
+  else { return false }
+  defer { try? FileManager.default.removeItem(atPath: point) }
+  guard
+    let mounted = try? CLI.execute(
+      "/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", point]),
+    mounted.status == 0
+  else { return false }
+  _ = try? CLI.execute("/bin/umount", [point])
+  return true
+}()
+
+/// Skips a test that needs a tmpfs mount when running as root cannot mount one.
+let needsMountWhenRoot = Testing.ConditionTrait.enabled(
+  if: getuid() != 0 || canMountTmpfs,
+  "running as root without the right to mount a tmpfs: this test is skipped")
+
 /// The whole CLI suite runs one test at a time: the machine has few cores, and the SIGKILL test
 /// needs predictable timing.
 @Suite(.serialized) struct CLITests {}
