@@ -49,13 +49,19 @@ enum CLI {
   /// `../shared`, where the corpus generator lives.
   static let shared: URL = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
 
-  /// The corpus generator, when `../shared` is there.
-  static let generator: String? = {
-    let path = shared.appendingPathComponent("bench/gen_corpus.py").path
-    return FileManager.default.fileExists(atPath: path) ? path : nil
+  /// The corpus generator: the benchmark kit's `gen_corpus.py` when `../shared` is there,
+  /// else the project's own `Corpus/make_test_corpus.py` (same arguments), so that a clone on
+  /// its own runs every generated-corpus test.
+  static let generator: (path: String, name: String) = {
+    let kit = shared.appendingPathComponent("bench/gen_corpus.py").path
+    if FileManager.default.fileExists(atPath: kit) { return (kit, "gen_corpus") }
+    return (packageRoot.appendingPathComponent("Corpus/make_test_corpus.py").path, "own")
   }()
 
-  static var hasGenerator: Bool { generator != nil }
+  /// Both generators are Python scripts.
+  static let hasPython: Bool = {
+    (try? execute("/usr/bin/env", ["python3", "-c", "pass"]).status) == 0
+  }()
 
   /// Runs the binary with `arguments`; `stdin` is a file path, bytes, or nothing (`/dev/null`).
   static func run(
@@ -227,16 +233,17 @@ enum Corpus {
 
   /// `gen_corpus.py SEED SIZE_MB [extra]`, cached under a name made of its arguments.
   static func generated(seed: Int, megabytes: String, extra: [String] = []) throws -> String {
-    guard let generator = CLI.generator else {
-      throw CLIError("../shared/bench/gen_corpus.py is missing")
-    }
-    let name = (["corpus", "\(seed)", megabytes] + extra).joined(separator: "_") + ".ndjson"
+    let generator = CLI.generator
+    let name =
+      (["corpus", generator.name, "\(seed)", megabytes] + extra).joined(separator: "_") + ".ndjson"
     let path = cache.appendingPathComponent(name).path
     if FileManager.default.fileExists(atPath: path) { return path }
     try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
     let result = try CLI.execute(
-      "/usr/bin/env", ["python3", generator, "\(seed)", megabytes] + extra)
-    guard result.status == 0 else { throw CLIError("gen_corpus.py failed: \(result.stderrText)") }
+      "/usr/bin/env", ["python3", generator.path, "\(seed)", megabytes] + extra)
+    guard result.status == 0 else {
+      throw CLIError("\(generator.path) failed: \(result.stderrText)")
+    }
     let temporary = path + ".\(getpid()).tmp"
     try result.stdout.write(to: URL(fileURLWithPath: temporary))
     guard rename(temporary, path) == 0 else { throw CLIError("cannot rename \(temporary)") }
@@ -244,9 +251,9 @@ enum Corpus {
   }
 }
 
-/// Skips a test when the corpus generator (`../shared`) is missing.
+/// Skips a test when python3, which runs the corpus generators, is missing.
 let needsGenerator = Testing.ConditionTrait.enabled(
-  if: CLI.hasGenerator, "../shared/bench/gen_corpus.py is missing: generated-corpus tests skipped")
+  if: CLI.hasPython, "python3 is missing: generated-corpus tests skipped")
 
 /// True when this process may mount a tmpfs (root with the capability to mount; a container
 /// without it cannot): tried once, on a scratch directory.
