@@ -265,7 +265,7 @@ extension CLITests {
     }
 
     /// SIGKILL mid-run: no manifest, and no file under a final `batch-*` name is incomplete.
-    @Test(arguments: ["gzip", "none"])
+    @Test(arguments: ["gzip", "lz4", "none"])
     func killedRunLeavesNoIncompleteBatch(compress: String) throws {
       let dir = try TemporaryDirectory()
       defer { dir.remove() }

@@ -250,7 +250,7 @@ enum PythonChecks {
   /// `killed.py DIR BATCH_RECORDS`: after SIGKILL, no manifest, and every file under a final
   /// `batch-*` name is complete. Prints how many final batches there were.
   static let killed = #"""
-    import gzip, json, os, re, sys
+    import gzip, json, os, re, subprocess, sys
     out, batch_records = sys.argv[1], int(sys.argv[2])
     problems = []
     if os.path.exists(os.path.join(out, 'manifest.json')):
@@ -259,12 +259,18 @@ enum PythonChecks {
     for root, dirs, files in os.walk(out):
         for f in files:
             path = os.path.join(root, f)
-            if not re.fullmatch(r'batch-\d{6}\.ndjson(\.gz)?', f):
+            if not re.fullmatch(r'batch-\d{6}\.ndjson(\.gz|\.lz4)?', f):
                 continue
             final += 1
             try:
                 raw = open(path, 'rb').read()
-                data = gzip.decompress(raw) if f.endswith('.gz') else raw
+                if f.endswith('.gz'):
+                    data = gzip.decompress(raw)
+                elif f.endswith('.lz4'):
+                    data = subprocess.run(['lz4', '-dc'], input=raw, capture_output=True,
+                                          check=True).stdout
+                else:
+                    data = raw
                 records = data.split(b'\n')
                 assert records[-1] == b'', 'no final newline'
                 assert len(records) - 1 == batch_records, '%d records' % (len(records) - 1)
