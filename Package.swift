@@ -15,9 +15,11 @@ let package = Package(
   targets: [
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
+    // glibc's <malloc.h> (`mallopt`), which the Glibc module leaves out.
+    .systemLibrary(name: "CMalloc"),
     .target(
       name: "PushTranscoder",
-      dependencies: ["CZlib", "CLZ4"]
+      dependencies: ["CZlib", "CLZ4", "CMalloc"]
     ),
     .executableTarget(
       name: "push-transcode",

@@ -36,6 +36,7 @@ public enum JSONEscapes {
   /// The canonically escaped length of decoded UTF-8 `bytes`.
   public static func escapedLength(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
     var total = 0
+    // Safe because the total is at most 6 × bytes.count, far below Int.max.
     for byte in bytes { total &+= escapedLength(byte) }
     return total
   }
@@ -44,6 +45,8 @@ public enum JSONEscapes {
   /// `out` must have room for 6 bytes.
   @inline(__always)
   static func writeEscape(_ byte: UInt8, at out: UnsafeMutablePointer<UInt8>) -> Int {
+    // Safe because `out` has room for 6 bytes (the callers' contract) and a nibble indexes the
+    // 16 digits.
     out[0] = ASCII.backslash
     switch byte {
     case ASCII.quote, ASCII.backslash: out[1] = byte
@@ -69,6 +72,8 @@ public enum JSONEscapes {
   static func appendEscape<Output: ByteOutput>(_ byte: UInt8, to output: inout Output) {
     var scratch: (UInt64, UInt64) = (0, 0)
     withUnsafeMutableBytes(of: &scratch) { raw in
+      // Safe because the 16-byte scratch has room for the 6-byte escape and is used only as
+      // bytes inside this closure.
       let out = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
       let length = writeEscape(byte, at: out)
       output.appendBytes(UnsafeBufferPointer(start: out, count: length))
@@ -100,6 +105,7 @@ public enum JSONEscapes {
     let count = bytes.count
     while index < count {
       // Eight bytes at a time while none needs an escape.
+      // Safe because index + 8 <= count is checked before the load; `index` stays <= count.
       if index + 8 <= count
         && !needsEscape(UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self))
       {
@@ -118,6 +124,7 @@ public enum JSONEscapes {
       index &+= 1
       runStart = index
     }
+    // Safe because runStart <= count, and `out` still has room (6 bytes per input byte).
     (out + written).update(from: source + runStart, count: count - runStart)
     return written + count - runStart
   }
@@ -155,6 +162,8 @@ public enum JSONEscapes {
     var offset = 0
     let count = bytes.count
     while offset < count {
+      // Safe because the piece lies in `bytes`, and `reserve` gives the 6 bytes per input byte
+      // that `writeEscaped` may write.
       let piece = UnsafeBufferPointer(rebasing: bytes[offset..<min(count, offset + 4096)])
       let out = writer.reserve(piece.count * 6)
       writer.advance(by: writeEscaped(piece, at: out))
@@ -182,6 +191,8 @@ public enum JSONEscapes {
         guard let found = memchr(source + index, Int32(ASCII.backslash), count - index) else {
           break
         }
+        // Safe because `found` lies in source[index..<count], and `written <= index` (each
+        // escape writes at most the bytes it takes), so the run fits in `out`'s `count` bytes.
         let slash = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - source
         (out + written).update(from: source + index, count: slash - index)
         written += slash - index
@@ -190,6 +201,8 @@ public enum JSONEscapes {
       guard index + 1 < count else { break }
       let kind = source[index + 1]
       index += 2
+      // Safe because validated content has four hex digits after `\u`, so each escape writes
+      // at most the bytes it takes (6 for `\uXXXX`, 4 for a 12-byte pair): `written <= index`.
       switch kind {
       case ASCII.lowerB: written += writeEscape(0x08, at: out + written)
       case ASCII.lowerF: written += writeEscape(0x0C, at: out + written)
@@ -233,6 +246,7 @@ public enum JSONEscapes {
           index &+= 8
           continue
         }
+        // Safe because the lowest match is exact (`SWAR.matches`): the first backslash here.
         index &+= backslashes.trailingZeroBitCount &>> 3
       } else if base[index] != ASCII.backslash {
         // Safe because index < count.
@@ -249,8 +263,10 @@ public enum JSONEscapes {
   }
 
   /// Appends escaped JSON string content (validated by the tokenizer) in canonical form, in one
-  /// pass without an intermediate buffer (see `writeCanonical`).
-  public static func appendCanonical(
+  /// pass without an intermediate buffer (see `writeCanonical`). Internal: content that did not
+  /// come through the tokenizer (a `\u` escape cut short) could be written past the room
+  /// reserved for it.
+  static func appendCanonical(
     _ content: UnsafeBufferPointer<UInt8>, to writer: inout JSONWriter
   ) {
     let out = writer.reserve(content.count)
@@ -258,7 +274,7 @@ public enum JSONEscapes {
   }
 
   /// `appendCanonical` into an array (tests and scratch buffers).
-  public static func appendCanonical(
+  static func appendCanonical(
     _ content: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]
   ) {
     var writer = JSONWriter(capacity: content.count)
@@ -374,6 +390,8 @@ public enum JSONEscapes {
           let continuation = word & high & ~(word << 1)
           let leads = 8 - SWAR.countHighBits(continuation)
           if scalars + leads <= maxScalars {
+            // Safe because `written <= index` (decoding never lengthens validated content), so
+            // out[written..<written + 8] lies in the room for `count` bytes.
             UnsafeMutableRawPointer(out + written).storeBytes(of: word, as: UInt64.self)
             written += 8
             index += 8
@@ -382,6 +400,8 @@ public enum JSONEscapes {
           }
         }
       }
+      // Safe because index < count, and `written <= index`: validated content has four hex
+      // digits after `\u`, so every escape decodes to fewer bytes than it takes.
       let byte = source[index]
       if byte & 0xC0 != 0x80 {
         // A lead byte or an escape starts the next scalar.
@@ -415,6 +435,8 @@ public enum JSONEscapes {
   /// the end of `content` count as 0).
   @inline(__always)
   static func hex4(_ content: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt32 {
+    // Safe because every read is below `content.count`: checked per byte here, and by the guard
+    // for the loop below.
     guard at + 4 <= content.count else {
       var value: UInt32 = 0
       var offset = at
@@ -429,6 +451,7 @@ public enum JSONEscapes {
     var value: UInt32 = 0
     for offset in 0..<4 {
       let byte = UInt32(content[at + offset])
+      // Safe because byte >> 6 is at most 3, so the sum stays below 64: no wrap.
       value = value << 4 | ((byte & 0xF) &+ 9 &* (byte >> 6))
     }
     return value
@@ -438,6 +461,7 @@ public enum JSONEscapes {
   /// its length.
   @inline(__always)
   static func writeUTF8(_ scalar: UInt32, at out: UnsafeMutablePointer<UInt8>) -> Int {
+    // Safe because callers give `out` room for 4 bytes (their `\u` escape took 6 or 12).
     switch scalar {
     case 0..<0x80:
       out[0] = UInt8(scalar)
@@ -496,7 +520,8 @@ extension JSONEscapes {
     var index = 0
     let count = line.count
     /// The value of the `\uXXXX` escape at `at`, or nil.
-    func escape(at at: Int) -> UInt32? {
+    func escape(at: Int) -> UInt32? {
+      // Safe because the guard checks at + 6 <= count before any read.
       guard at + 6 <= count, line[at] == ASCII.backslash, line[at + 1] == ASCII.lowerU else {
         return nil
       }

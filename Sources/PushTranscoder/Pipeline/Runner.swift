@@ -6,6 +6,7 @@ import Dispatch
   import Foundation
 #endif
 #if canImport(Glibc)
+  import CMalloc
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
@@ -16,22 +17,36 @@ public enum ProgressMode: String, Sendable, CaseIterable { case auto, always, ne
 
 /// Everything one run needs: the CLI fills it, `Runner.run` executes it.
 public struct RunConfiguration: Sendable {
+  /// Input paths, processed in order as one stream; `-` is stdin.
   public var inputs: [String] = ["-"]
   /// `-` for stdout, else a batch directory.
   public var output = "-"
+  /// The options that decide what each line becomes.
   public var options = TranscodeOptions()
+  /// `--threads`: the number of workers.
   public var threads = RunConfiguration.defaultThreads
+  /// `--chunk-bytes`: the size of the chunks input is cut into, at line boundaries.
   public var chunkBytes = 4 * 1024 * 1024
+  /// `--directory` files, loaded in order (later entries override earlier ones).
   public var directories: [String] = []
+  /// `--max-rejects`: more rejected lines end the run with status 3; nil is no limit.
   public var maxRejects: Int? = nil
+  /// `--rejects FILE`: where reject records also (batch) or instead (stream) go.
   public var rejectsPath: String? = nil
+  /// `--stats FILE`: where the stats JSON goes.
   public var statsPath: String? = nil
+  /// `--compress`: the codec of the output stream or of each batch file.
   public var compression: OutputCompression = .none
+  /// `--level`: the compression level; nil is the codec's default.
   public var level: Int? = nil
+  /// `--batch-records`: the most records per batch file.
   public var batchRecords = 1000
+  /// `--force`: replace the batches of an existing output directory.
   public var force = false
+  /// `--progress`: whether the progress line shows on stderr.
   public var progress: ProgressMode = .auto
 
+  /// The defaults of SPEC 6.7: stdin to stdout, every vendor, all cores.
   public init() {}
 
   /// The number of cores.
@@ -40,14 +55,20 @@ public struct RunConfiguration: Sendable {
 
 /// Exit statuses (SPEC 6.5).
 public enum ExitStatus {
+  /// The run completed (also when stdout was closed early).
   public static let done: Int32 = 0
+  /// A fatal error: I/O, corrupt compressed input, an existing output directory.
   public static let fatal: Int32 = 1
+  /// Done, but more lines were rejected than `--max-rejects` allows (`validate`: any).
   public static let tooManyRejects: Int32 = 3
+  /// Bad usage: unknown options, ids or out-of-range values.
   public static let usage: Int32 = 64
 }
 
 /// Runs a configured job end to end and returns its exit status.
 public enum Runner {
+  /// Loads the directory, transcodes every input into the sink, writes the summary and stats,
+  /// and returns the exit status.
   public static func run(_ configuration: RunConfiguration) -> Int32 {
     // Chunk and output buffers are megabytes each and are allocated on whichever Dispatch
     // thread runs a worker; glibc would otherwise cache freed ones per thread arena (RSS grew
@@ -212,24 +233,15 @@ public enum Runner {
   }
 }
 
-/// glibc `mallopt`, which the Glibc module does not export (it lives in `<malloc.h>`).
+/// glibc's `mallopt`, through the `CMalloc` module (`<malloc.h>`, which the Glibc module leaves
+/// out).
 enum MallocTuning {
-  /// `M_MMAP_THRESHOLD` from glibc's `<malloc.h>`.
-  private static let mmapThreshold: Int32 = -3
-
   /// Allocations of 1 MiB and more use `mmap` and go back to the system when freed; setting
   /// the threshold also turns off glibc's dynamic threshold, which otherwise lets freed chunk
   /// buffers pile up in per-thread arenas.
   static func returnLargeBuffersToTheSystem() {
     #if canImport(Glibc)
-      _ = glibcMallopt(mmapThreshold, 1 << 20)
+      _ = mallopt(M_MMAP_THRESHOLD, 1 << 20)
     #endif
   }
 }
-
-#if canImport(Glibc)
-  // Safe because `int mallopt(int param, int value)` takes and returns C ints, which map to
-  // Int32 in the C calling convention that @_silgen_name uses for this plain C symbol.
-  @_silgen_name("mallopt")
-  private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
-#endif
