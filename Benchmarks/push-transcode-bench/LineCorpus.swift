@@ -23,6 +23,8 @@ struct LineCorpus {
     bytes.withUnsafeBufferPointer { buffer in
       let count = buffer.count
       while start < count {
+        // Safe because `start < count` (so `baseAddress` is set), memchr reads only the
+        // `count - start` bytes left, and `start <= end <= count` bounds the reads below.
         let newline =
           memchr(buffer.baseAddress! + start, 0x0A, count - start).map {
             UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - buffer.baseAddress!
@@ -53,6 +55,7 @@ struct LineCorpus {
   func forEachLine(_ body: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
     bytes.withUnsafeBufferPointer { buffer in
       for (index, range) in lines.enumerated() {
+        // Safe because every range was found in `bytes` by `init`, and `bytes` never changes.
         body(index, UnsafeBufferPointer(rebasing: buffer[range]))
       }
     }
@@ -64,6 +67,7 @@ struct LineCorpus {
     var bytes: [UInt8] = []
     var block = [UInt8](repeating: 0, count: 1 << 20)
     while true {
+      // Safe because fread writes at most `count` bytes into the block.
       let read = block.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
       if read == 0 { break }
       bytes.append(contentsOf: block[0..<read])

@@ -4,9 +4,11 @@
 struct SeededRandom: RandomNumberGenerator {
   private var state: UInt64
 
+  // Safe because SplitMix64 is defined modulo 2^64: its multiplies and additions wrap by design.
   init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 ^ 0xD1B5_4A32_D192_ED03 }
 
   mutating func next() -> UInt64 {
+    // Safe because SplitMix64 is defined modulo 2^64 (see `init`).
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

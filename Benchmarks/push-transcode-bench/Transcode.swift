@@ -65,6 +65,7 @@ extension Workload {
         corpus.forEachLine { _, line in
           if let body = foundationPushBody(line) {
             outcome.accepted += 1
+            // Safe because the sum only keeps the bodies alive: a wrap would change nothing.
             bodyBytes &+= body.utf8.count
           } else {
             outcome.rejected += 1
@@ -120,6 +121,7 @@ extension Workload {
 /// The scratch directory of the full runs, and their stderr (the run summary) kept aside so
 /// that neither stdout nor stderr carries it.
 enum FullRunScratch {
+  // Safe because only its lazy initializer (run once, thread-safe) sets it; nothing writes it.
   nonisolated(unsafe) static var root: String = {
     let path = NSTemporaryDirectory() + "push-transcode-bench-\(getpid())"
     try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -164,6 +166,8 @@ enum FullRunScratch {
 /// Whether JSONSerialization sees a Tencent line (an object with a top-level `MsgBody`).
 func foundationIsTencent(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
   guard let base = line.baseAddress else { return false }
+  // Safe because the Data does not outlive this call, never frees the borrowed bytes, and
+  // JSONSerialization only reads them.
   let data = Data(
     bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: line.count, deallocator: .none)
   guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
@@ -176,6 +180,8 @@ func foundationIsTencent(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
 /// pushed (not JSON, not a well-typed message, or skipped by steps 1, 4, 5).
 func foundationPushBody(_ line: UnsafeBufferPointer<UInt8>) -> String? {
   guard let base = line.baseAddress else { return nil }
+  // Safe because the Data does not outlive this call, never frees the borrowed bytes, and
+  // JSONSerialization only reads them.
   let data = Data(
     bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: line.count, deallocator: .none)
   guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],

@@ -39,6 +39,7 @@ public enum ByteBudget {
       // Canonical escaping goes byte by byte, so the body written holds the escaped kept
       // prefix at its start: keep those bytes and add `…`, instead of escaping the cut again.
       writer.truncate(to: body.lowerBound + escapedKept)
+      // Safe because every cut ends with the 3 bytes of `…`, so 0 <= kept <= cut.count.
       cut.withUnsafeBufferPointer { writer.raw(UnsafeBufferPointer(rebasing: $0[kept...])) }
     } else {
       writer.truncate(to: body.lowerBound)
@@ -68,9 +69,12 @@ public struct FieldBudget: Sendable {
 
   /// The vendor's own field name, for the refusal's detail.
   public var field: StaticString
+  /// What `limit` counts.
   public var unit: Unit
+  /// The largest accepted size, in `unit` (inclusive).
   public var limit: Int
 
+  /// A budget of `limit` `unit`s on the vendor's field `field`.
   public init(field: StaticString, unit: Unit, limit: Int) {
     self.field = field
     self.unit = unit

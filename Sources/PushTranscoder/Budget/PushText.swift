@@ -124,6 +124,7 @@ public enum PushText {
       let capacity = pieces.reduce(0) { $0 + $1.count }
       return Self.decodedPrefix(of: pieces, capacity: capacity, scalars: limit)
     case .decoded(let bytes):
+      // Safe because `scalarPrefixEnd` returns at most the buffer's count.
       return bytes.withUnsafeBufferPointer {
         Array($0[..<TextCut.scalarPrefixEnd($0, scalars: limit)])
       }
@@ -195,6 +196,7 @@ public enum ScalarCount {
   public static func ofUTF8(_ bytes: UnsafeBufferPointer<UInt8>, stoppingAbove limit: Int) -> Int {
     guard let base = bytes.baseAddress else { return 0 }
     let count = bytes.count
+    // Safe because `index` and `continuations` never exceed `count`, so `&+`/`&-` cannot wrap.
     var continuations = 0
     var index = 0
     while index + 8 <= count {
@@ -206,6 +208,7 @@ public enum ScalarCount {
       if index & 63 == 0 && index &- continuations > limit { return index &- continuations }
     }
     while index < count {
+      // Safe because index < count.
       if base[index] & 0xC0 == 0x80 { continuations &+= 1 }
       index &+= 1
     }
@@ -226,6 +229,8 @@ public enum ScalarCount {
     var count = 0
     var index = 0
     let end = bytes.count
+    // Safe because `rawBytes` starts at the slice's non-optional `pointer`. `count` never passes
+    // `index` (at most `end`), so its `&+` cannot wrap.
     let base = bytes.baseAddress!
     let high: UInt64 = 0x8080_8080_8080_8080
     while index < end {
@@ -239,6 +244,8 @@ public enum ScalarCount {
           continue
         }
       }
+      // Safe because index < end, and index + 1 < end before `bytes[index + 1]`; `hex4` checks
+      // its own bounds, and the pair test checks index + 6 <= end.
       let byte = bytes[index]
       if byte != ASCII.backslash || index + 1 >= end {
         if byte & 0xC0 != 0x80 { count &+= 1 }

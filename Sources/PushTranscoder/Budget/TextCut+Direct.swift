@@ -59,6 +59,8 @@ extension TextCut {
         while end < bytes.count && end > 0 && bytes[end] & 0xC0 == 0x80 { end -= 1 }
       }
       guard end < bytes.count else { return nil }
+      // Safe because 0 <= end < bytes.count from here on, nextEnd <= bytes.count is checked, and
+      // every range below runs between scalar starts found walking down from `end`.
       // The first scalar alone is over the limit, and so is the first cluster.
       if end == 0 { return prefixCopy(bytes, upTo: 0, extraCapacity: extraCapacity) }
       let nextEnd = end + utf8Length(bytes[end])
@@ -99,6 +101,7 @@ extension TextCut {
   static func range(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int)
     -> UnsafeBufferPointer<UInt8>
   {
+    // Safe because `directPrefix`, the only caller, passes 0 <= from <= to <= bytes.count.
     UnsafeBufferPointer(rebasing: bytes[from..<to])
   }
 
@@ -106,6 +109,7 @@ extension TextCut {
   @inline(__always)
   static func scalarStart(_ bytes: UnsafeBufferPointer<UInt8>, before position: Int) -> Int {
     var start = position - 1
+    // Safe because 0 < start < position <= bytes.count while `bytes[start]` is read.
     while start > 0 && bytes[start] & 0xC0 == 0x80 { start -= 1 }
     return start
   }
@@ -136,6 +140,7 @@ extension TextCut {
           continue
         }
       }
+      // Safe because index < count.
       let cost = JSONEscapes.escapedLength(base[index])
       if used + cost > limit { return (index, used) }
       used += cost

@@ -9,6 +9,7 @@ public enum TextCut {
   public static let ellipsis: [UInt8] = [0xE2, 0x80, 0xA6]
   /// The canonical size of `…`: bytes and scalars.
   public static let ellipsisBytes = 3
+  /// The scalar count of `…`: one.
   public static let ellipsisScalars = 1
 
   /// Applies a scalar cap (SPEC 5 step 1): nil when `text` has at most `cap` scalars (it is
@@ -78,6 +79,7 @@ public enum TextCut {
   /// The canonical escaped size of one scalar given as its UTF-8 bytes.
   @inline(__always)
   static func escapedCost(_ scalar: UnsafeBufferPointer<UInt8>) -> Int {
+    // Safe because `scalar[0]` is read only when the scalar has one byte.
     scalar.count == 1 ? JSONEscapes.escapedLength(scalar[0]) : scalar.count
   }
 
@@ -100,6 +102,7 @@ public enum TextCut {
       while index < bytes.count {
         // Eight printable ASCII bytes other than `"` and `\` are eight simple scalars that cost
         // one each in both units: skip them while they fit.
+        // Safe because index + 8 <= bytes.count, so `base` is non-nil and the load is in bounds.
         if index + 8 <= bytes.count && used + 8 <= limit,
           isPlainASCII(UnsafeRawPointer(base! + index).loadUnaligned(as: UInt64.self))
         {
@@ -108,6 +111,7 @@ public enum TextCut {
           previousSimple = true
           continue
         }
+        // Safe because index < bytes.count, and the guard keeps the scalar inside the buffer.
         let length = utf8Length(bytes[index])
         guard index + length <= bytes.count else { return nil }
         let scalar = UnsafeBufferPointer(rebasing: bytes[index..<index + length])
@@ -134,6 +138,7 @@ public enum TextCut {
     // (Not `init(unsafeUninitializedCapacity:)`, for the reason given at `Array.filled`.)
     var copy: [UInt8] = []
     copy.reserveCapacity(end + extraCapacity)
+    // Safe because callers pass an `end` at most `bytes.count`.
     copy.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<end]))
     return copy
   }
@@ -144,6 +149,8 @@ public enum TextCut {
   static func isPlainASCII(_ word: UInt64) -> Bool {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let high: UInt64 = 0x8080_8080_8080_8080
+    // Safe because both sums count only when every byte is below 0x80 (the `word & high` test),
+    // where no byte carries into the next.
     // Bytes below 0x20: adding 0x60 leaves bit 7 clear only for them (no carries: < 0x80).
     let belowSpace = ~(word &+ ones &* 0x60) & high
     // 0x7F and above: bit 7 set, or adding 1 sets it.
@@ -165,6 +172,7 @@ public enum TextCut {
       seen += leads
       index += 8
     }
+    // Safe because index < bytes.count.
     while index < bytes.count {
       if bytes[index] & 0xC0 != 0x80 {
         if seen == scalars { return index }
@@ -185,6 +193,7 @@ public enum TextCut {
   /// U+FF01–FF5E. (Kana are left out: U+3099/309A are Extend.)
   @inline(__always)
   static func isSimple(_ scalar: UnsafeBufferPointer<UInt8>) -> Bool {
+    // Safe because each case reads only indexes below `scalar.count`.
     switch scalar.count {
     case 1:
       return scalar[0] >= 0x20 && scalar[0] < 0x7F
@@ -223,6 +232,7 @@ public enum TextCut {
   public static func scalarPrefixLength(_ bytes: UnsafeBufferPointer<UInt8>, maxBytes: Int) -> Int {
     if bytes.count <= maxBytes { return bytes.count }
     var end = max(maxBytes, 0)
+    // Safe because `bytes[end]` is read only while 0 < end <= maxBytes < bytes.count.
     // Back up over continuation bytes so the cut never splits a UTF-8 sequence.
     while end > 0 && bytes[end] & 0xC0 == 0x80 { end -= 1 }
     return end

@@ -28,11 +28,12 @@ public final class TextMemo {
     var escapedScan: EscapedScan?
   }
 
-  // Unchecked: a memo belongs to one worker's line processor and none of its methods
+  // Safe because a memo belongs to one worker's line processor and none of its methods
   // re-enters another (no overlapping access is possible), so the dynamic exclusivity checks
   // per lookup buy nothing.
   @exclusivity(unchecked) private var entries: [Entry] = []
 
+  /// An empty memo (one per `LineProcessor`).
   public init() {}
 
   /// Forgets everything (the next line's texts live elsewhere).

@@ -47,7 +47,9 @@ public final class ChunkReader: @unchecked Sendable {
 
   /// The smallest accepted chunk size (SPEC 6.7).
   public static let minimumChunkBytes = 64 << 10
+  /// The default `--chunk-bytes`: 4 MiB.
   public static let defaultChunkBytes = 4 << 20
+  /// The default `--max-line-bytes`: 16 MiB.
   public static let defaultMaxLineBytes = 16 << 20
   /// The carry room of a standard staging buffer (see `makeStaging`).
   static let standardHeadroom = 64 << 10
@@ -214,6 +216,8 @@ public final class ChunkReader: @unchecked Sendable {
     // still gets the standard size, so nearly every chunk reuses a buffer.
     let allocation = max(capacity, chunkBytes + Self.standardHeadroom)
     let memory = PageAlignedMemory.allocate(allocation)
+    // Safe because headroom >= count puts the copy inside the allocation, and every caller
+    // passes a carry of `count` bytes in a buffer it releases only after this call.
     if let carry, count > 0 {
       (memory + headroom - count).copyMemory(from: carry, byteCount: count)
     }
@@ -229,6 +233,7 @@ public final class ChunkReader: @unchecked Sendable {
     defer { staging = buffer }
     while buffer.end < buffer.capacity && !sourceEnded && sourceFailure == nil {
       do {
+        // Safe because end < capacity <= allocation: the read fills only the free read area.
         let n = try source.decoder.read(
           into: buffer.memory + buffer.end, capacity: buffer.capacity - buffer.end)
         if n == 0 {
@@ -251,6 +256,7 @@ public final class ChunkReader: @unchecked Sendable {
     if atSourceStart {
       atSourceStart = false
       let bytes = buffer.memory + buffer.start
+      // Safe because the three loads run only when at least 3 bytes are staged.
       if buffer.end - buffer.start >= 3 && bytes.load(as: UInt8.self) == 0xEF
         && bytes.load(fromByteOffset: 1, as: UInt8.self) == 0xBB
         && bytes.load(fromByteOffset: 2, as: UInt8.self) == 0xBF
@@ -260,6 +266,7 @@ public final class ChunkReader: @unchecked Sendable {
         staging = buffer
       }
     }
+    // Safe because staging holds `count` decoded bytes from `start` on.
     let base = buffer.memory + buffer.start
     let count = buffer.end - buffer.start
 
@@ -286,6 +293,7 @@ public final class ChunkReader: @unchecked Sendable {
     }
     // The buffer is full.
     if let last = NewlineScan.lastIndex(base, count) {
+      // Safe because last < count: the carry is the `carried` bytes after the last `\n`.
       let carried = count - last - 1
       staging = makeStaging(carry: base + last + 1, count: carried, readArea: chunkBytes)
       return .chunk(makeChunk(buffer, count: last + 1))
@@ -293,6 +301,7 @@ public final class ChunkReader: @unchecked Sendable {
     if count >= tooLongThreshold {
       // No `\n` in the first maxLineBytes + 2 bytes: longer than the limit even if the next
       // bytes are "\r\n". Keep the prefix, reuse the buffer as scratch for the rest.
+      // Safe because staging is only ever accessed as bytes and count >= maxLineBytes + 2.
       let bytes = base.assumingMemoryBound(to: UInt8.self)
       overlong = OverlongState(
         prefix: Array(UnsafeBufferPointer(start: bytes, count: maxLineBytes)), length: count,
@@ -321,6 +330,7 @@ public final class ChunkReader: @unchecked Sendable {
     while offset < count {
       var end = count
       if count - offset > pieceBytes {
+        // Safe because count - offset > pieceBytes puts `from` inside the chunk.
         let from = offset + pieceBytes - 1
         if let found = memchr(base + from, Int32(ASCII.newline), count - from) {
           // Safe because memchr returns a pointer inside base[from ..< count].
@@ -331,6 +341,7 @@ public final class ChunkReader: @unchecked Sendable {
       lines += NewlineScan.count(base + offset, end - offset)
       offset = end
     }
+    // Safe because a chunk is never empty: both callers pass count >= 1.
     if base.load(fromByteOffset: count - 1, as: UInt8.self) != ASCII.newline { lines += 1 }
     let source = current!
     let chunk = LineChunk(
@@ -347,6 +358,8 @@ public final class ChunkReader: @unchecked Sendable {
   /// Reads and drops the rest of an over-long line, then yields it.
   private func discardOverlong() throws(InputError) -> InputEvent? {
     guard var state = overlong, let buffer = staging, let source = current else { return nil }
+    // Safe because staging is only accessed as bytes; each read fills at most `capacity` of it,
+    // and the reads below stay in scratch[0..<n].
     let scratch = buffer.memory.assumingMemoryBound(to: UInt8.self)
     while true {
       let n: Int

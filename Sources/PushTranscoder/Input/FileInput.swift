@@ -45,6 +45,7 @@ final class FileInput {
   }
 
   deinit {
+    // Safe because `PageAlignedMemory` memory comes from `posix_memalign`, which `free` takes.
     free(pushback)
     if ownsDescriptor { _ = close(fd) }
   }
@@ -53,10 +54,12 @@ final class FileInput {
   /// bytes (possibly fewer than `count` for a short file). Call once, before any `read`.
   func peek(_ count: Int) throws(DecodeFailure) -> UnsafeRawBufferPointer {
     while pushbackEnd < count {
+      // Safe because the read writes at most `peekBytes - pushbackEnd` bytes, inside `pushback`.
       let n = try readDescriptor(pushback + pushbackEnd, Self.peekBytes - pushbackEnd)
       if n == 0 { break }
       pushbackEnd += n
     }
+    // Safe because pushback[0..<pushbackEnd] holds bytes read from `fd`.
     return UnsafeRawBufferPointer(start: pushback, count: min(count, pushbackEnd))
   }
 
@@ -64,6 +67,7 @@ final class FileInput {
   func read(into buffer: UnsafeMutableRawPointer, capacity: Int) throws(DecodeFailure) -> Int {
     if pushbackStart < pushbackEnd {
       let n = min(capacity, pushbackEnd - pushbackStart)
+      // Safe because n fits both the caller's `capacity` and the unread pushback bytes.
       buffer.copyMemory(from: pushback + pushbackStart, byteCount: n)
       pushbackStart += n
       return n

@@ -29,6 +29,7 @@ final class GzipDecoder: ByteDecoder {
   init(file: FileInput) {
     self.file = file
     self.input = PageAlignedMemory.allocate(inputCapacity)
+    // Safe because `stream` is allocated and initialised once here and freed only in deinit.
     stream = .allocate(capacity: 1)
     stream.initialize(to: z_stream())
     let status = inflateInit2_(stream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
@@ -37,6 +38,8 @@ final class GzipDecoder: ByteDecoder {
 
   deinit {
     inflateEnd(stream)
+    // Safe because nothing uses the stream after deinit, and `input` came from `posix_memalign`
+    // (`PageAlignedMemory`), which `free` takes.
     stream.deinitialize(count: 1)
     stream.deallocate()
     free(input)
@@ -54,6 +57,7 @@ final class GzipDecoder: ByteDecoder {
         if n == 0 {
           inputEnded = true
         } else {
+          // Safe because `input` is only ever accessed as bytes and holds `n` bytes just read.
           stream.pointee.next_in = input.assumingMemoryBound(to: Bytef.self)
           stream.pointee.avail_in = UInt32(n)
         }
@@ -82,6 +86,8 @@ final class GzipDecoder: ByteDecoder {
       }
       let room = UInt32(min(capacity - produced, Int(UInt32.max)))
       let availableBefore = stream.pointee.avail_in
+      // Safe because produced < capacity and room <= capacity - produced: zlib writes inside
+      // the caller's buffer.
       stream.pointee.next_out = (buffer + produced).assumingMemoryBound(to: Bytef.self)
       stream.pointee.avail_out = room
       let status = inflate(stream, Z_NO_FLUSH)

@@ -1,13 +1,17 @@
 /// The container format of one input, detected from its first bytes (SPEC 2.1).
 public enum InputFormat: String, Sendable {
+  /// Plain text (no recognised compression header).
   case plain
+  /// A gzip (or zlib) stream.
   case gzip
+  /// One or more LZ4 frames.
   case lz4
 
   /// Detects the format from the first bytes of a file: `1f 8b` is gzip, `04 22 4d 18` (an LZ4
   /// frame) or `5? 2a 4d 18` (an LZ4 skippable frame) is LZ4, anything else is plain text.
   /// File names are never consulted.
   public static func detect(_ prefix: UnsafeRawBufferPointer) -> InputFormat {
+    // Safe because each test checks `prefix.count` before it reads those bytes.
     if prefix.count >= 2 && prefix[0] == 0x1F && prefix[1] == 0x8B { return .gzip }
     if prefix.count >= 4 && prefix[1] == 0x22 && prefix[2] == 0x4D && prefix[3] == 0x18
       && prefix[0] == 0x04
@@ -42,11 +46,13 @@ public struct InputError: Error, Sendable, CustomStringConvertible {
     case corrupt = "corrupt"
   }
 
+  /// Why the input stopped.
   public let reason: Reason
   /// The path as given on the command line, `-` for stdin.
   public let source: String
   /// The index of the source in the input list.
   public let sourceIndex: Int
+  /// The detected format of the source (`.plain` when it failed before detection).
   public let format: InputFormat
   /// Bytes of the file consumed by the decoder before the fault.
   public let compressedBytes: UInt64
@@ -57,6 +63,7 @@ public struct InputError: Error, Sendable, CustomStringConvertible {
   /// Free text from the OS or the decoder (`errno` text, zlib or liblz4 message).
   public let detail: String
 
+  /// Builds an error from its parts (the reader fills them in).
   public init(
     reason: Reason, source: String, sourceIndex: Int, format: InputFormat,
     compressedBytes: UInt64, uncompressedBytes: UInt64, completeLines: Int, detail: String

@@ -43,6 +43,7 @@ final class LZ4Decoder: ByteDecoder {
 
   deinit {
     LZ4F_freeDecompressionContext(context)
+    // Safe because `input` came from `posix_memalign` (`PageAlignedMemory`), which `free` takes.
     free(input)
   }
 
@@ -61,6 +62,8 @@ final class LZ4Decoder: ByteDecoder {
       }
       var outputSize = capacity - produced
       var inputSize = min(inputEnd - inputStart, nextInputHint)
+      // Safe because output stays in buffer[produced..<capacity] and input in the unread bytes
+      // input[inputStart..<inputEnd]; liblz4 reports how much of each it used.
       let hint = LZ4F_decompress(
         context, buffer + produced, &outputSize, input + inputStart, &inputSize, nil)
       if LZ4F_isError(hint) != 0 {

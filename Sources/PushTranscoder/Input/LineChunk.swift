@@ -19,9 +19,9 @@
 /// empty. The bytes are immutable after the reader builds the chunk.
 ///
 /// Memory: the allocation is page-aligned (`PageAlignedMemory`) and released to its pool when the
-/// last reference goes. Offsets cross thread boundaries, pointers do not: hand the chunk whole to a worker, and
-/// use `Line.offset` (the line's byte offset within the chunk) in anything that outlives a
-/// borrow.
+/// last reference goes. Offsets cross thread boundaries, pointers do not: hand the chunk whole to
+/// a worker, and use `Line.offset` (the line's byte offset within the chunk) in anything that
+/// outlives a borrow.
 public final class LineChunk: @unchecked Sendable {
   // Safe because every stored property is immutable after init, the bytes behind `base` are
   // written only before init and never after, and the allocation is freed only in deinit, when
@@ -53,8 +53,11 @@ public final class LineChunk: @unchecked Sendable {
 
   /// Whole lines of a chunk: bytes `start ..< end`, the first of them line `firstLine`.
   public struct Piece: Sendable, Equatable {
+    /// The offset of the piece's first byte within the chunk.
     public let start: Int
+    /// The offset just past the piece's last byte (its last `\n`, or the chunk's end).
     public let end: Int
+    /// The 1-based line number, within the source, of the piece's first line.
     public let firstLine: Int
   }
 
@@ -70,6 +73,8 @@ public final class LineChunk: @unchecked Sendable {
   ) {
     self.allocation = allocation
     self.allocationBytes = allocationBytes
+    // Safe because the reader passes `byteCount` filled bytes at `start` in the allocation, which
+    // is only ever accessed as bytes.
     self.base = UnsafePointer((allocation + start).assumingMemoryBound(to: UInt8.self))
     self.byteCount = byteCount
     self.sequence = sequence
@@ -93,6 +98,7 @@ public final class LineChunk: @unchecked Sendable {
     try body(rawBytes)
   }
 
+  // Safe because base[0..<byteCount] is filled before init and freed only in deinit.
   @usableFromInline
   var rawBytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: byteCount) }
 
@@ -151,8 +157,11 @@ public final class LineChunk: @unchecked Sendable {
       self.number = piece.firstLine
     }
 
+    /// The next line, or nil after the piece's last line.
     public mutating func next() -> Line? {
       guard position < count else { return nil }
+      // Safe because position < count <= byteCount (checked in init): memchr and the line
+      // stay in base[position..<count].
       let start = chunk.base + position
       let remaining = count - position
       let lineStart = position
@@ -180,6 +189,7 @@ public final class LineChunk: @unchecked Sendable {
   /// reject.
   public func overlongLine(_ line: Line) -> OverlongLine? {
     guard line.bytes.count > maxLineBytes else { return nil }
+    // Safe because the guard above makes maxLineBytes < line.bytes.count.
     return OverlongLine(
       sequence: sequence, sourceIndex: sourceIndex, source: source, lineNumber: line.number,
       sourceOffset: sourceOffset + UInt64(line.offset),
@@ -195,6 +205,7 @@ public struct OverlongLine: Sendable {
   /// The event number (shared with chunks) when the reader yielded it; the chunk's sequence
   /// when built by `LineChunk.overlongLine(_:)`.
   public let sequence: Int
+  /// The index of the source in the reader's input list.
   public let sourceIndex: Int
   /// The path as given, `-` for stdin.
   public let source: String

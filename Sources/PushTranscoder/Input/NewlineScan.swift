@@ -13,13 +13,17 @@ enum NewlineScan {
       var lanes = SIMD32<UInt8>()
       let blockEnd = min(count, index + 32 * 255)
       while index + 32 <= blockEnd {
+        // Safe because index + 32 <= blockEnd <= count.
         let block = bytes.loadUnaligned(fromByteOffset: index, as: SIMD32<UInt8>.self)
-        // Safe because SIMDMask<SIMD32<Int8>> is 32 lanes of 0 or -1, the size of SIMD32<UInt8>.
+        // Safe because SIMDMask<SIMD32<Int8>> is 32 lanes of 0 or -1, the size of SIMD32<UInt8>;
+        // `&-` of 0xFF adds 1 per lane, and 255 blocks at most keep every lane below 256.
         lanes &-= unsafeBitCast(block .== newlines, to: SIMD32<UInt8>.self)
         index += 32
       }
+      // Safe because 32 lanes of at most 255 sum to at most 8160, which UInt16 holds.
       total += Int(SIMD32<UInt16>(truncatingIfNeeded: lanes).wrappedSum())
     }
+    // Safe because index < count.
     while index < count {
       if bytes.load(fromByteOffset: index, as: UInt8.self) == ASCII.newline { total += 1 }
       index += 1
@@ -30,6 +34,7 @@ enum NewlineScan {
   /// The index of the last `\n` in `bytes[0..<count]`, or nil.
   static func lastIndex(_ bytes: UnsafeRawPointer, _ count: Int) -> Int? {
     var end = count
+    // Safe because 32 <= end <= count for the block loads and 0 <= end < count for the bytes.
     while end >= 32 {
       let block = bytes.loadUnaligned(fromByteOffset: end - 32, as: SIMD32<UInt8>.self)
       if any(block .== newlines) { break }

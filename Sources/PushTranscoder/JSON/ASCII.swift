@@ -51,6 +51,7 @@ enum SWAR {
   /// target (no POPCNT), to a dozen instructions.
   @inline(__always)
   static func countHighBits(_ mask: UInt64) -> Int {
+    // Safe because the multiply's wrap only drops partial sums above the top byte, as intended.
     Int(truncatingIfNeeded: ((mask &>> 7) &* 0x0101_0101_0101_0101) &>> 56)
   }
 
@@ -61,6 +62,8 @@ enum SWAR {
   static func matches(_ word: UInt64, _ byte: UInt8) -> UInt64 {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let x = word ^ (ones &* UInt64(byte))
+    // Safe because the borrow of `&-` is the zero-byte test itself (see above); `ones &* byte`
+    // cannot wrap (at most 0xFF per byte).
     return (x &- ones) & ~x & 0x8080_8080_8080_8080
   }
 }

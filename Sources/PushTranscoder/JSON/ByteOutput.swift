@@ -24,9 +24,11 @@ extension Array where Element == UInt8 {
 }
 
 extension Array: ByteOutput where Element == UInt8 {
+  /// Appends one byte to the array.
   @inline(__always)
   public mutating func appendByte(_ byte: UInt8) { append(byte) }
 
+  /// Appends `bytes` to the array as they are.
   @inline(__always)
   public mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
     append(contentsOf: bytes)
@@ -34,9 +36,11 @@ extension Array: ByteOutput where Element == UInt8 {
 }
 
 extension JSONWriter: ByteOutput {
+  /// Appends one byte to the writer (`byte(_:)`).
   @inline(__always)
   public mutating func appendByte(_ byte: UInt8) { self.byte(byte) }
 
+  /// Appends `bytes` to the writer as they are (`raw(_:)`).
   @inline(__always)
   public mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) { raw(bytes) }
 }

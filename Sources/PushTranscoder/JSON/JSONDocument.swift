@@ -4,9 +4,12 @@
 /// them; a document is valid only until the tokenizer parses its next line. Everything here
 /// reads; nothing allocates except the explicitly decoding helpers.
 public struct JSONDocument {
+  /// The line's bytes, which the tokens' offsets index.
   public let bytes: UnsafeBufferPointer<UInt8>
+  /// The tokenizer's tape for the line, in document order.
   public let tokens: UnsafeBufferPointer<JSONToken>
 
+  /// A view of `tokens`, the tape the tokenizer built from `bytes`.
   @inlinable
   public init(bytes: UnsafeBufferPointer<UInt8>, tokens: UnsafeBufferPointer<JSONToken>) {
     self.bytes = bytes
@@ -16,6 +19,7 @@ public struct JSONDocument {
   /// The index of the top-level value.
   public var root: Int { 0 }
 
+  /// The kind of the value (or key) at tape index `index`.
   @inlinable
   public func kind(_ index: Int) -> JSONKind { tokens[index].kind }
 
@@ -29,6 +33,8 @@ public struct JSONDocument {
     let container = tokens[object]
     guard container.kind == .object else { return nil }
     var found: Int? = nil
+    // Safe because a container's `next` is at most the tape's count, and in an object every key
+    // below it is followed by its value.
     var index = object + 1
     let end = Int(container.next)
     while index < end {
@@ -43,6 +49,7 @@ public struct JSONDocument {
   public func forEachMember(_ object: Int, _ body: (Int, Int) throws -> Void) rethrows {
     let container = tokens[object]
     guard container.kind == .object else { return }
+    // Safe because `next` bounds the members within the tape, each key followed by its value.
     var index = object + 1
     let end = Int(container.next)
     while index < end {
@@ -56,6 +63,7 @@ public struct JSONDocument {
   public func forEachElement(_ array: Int, _ body: (Int) throws -> Void) rethrows {
     let container = tokens[array]
     guard container.kind == .array else { return }
+    // Safe because every element's `next` stays at most the array's, which the tape holds.
     var index = array + 1
     let end = Int(container.next)
     while index < end {
@@ -79,6 +87,7 @@ public struct JSONDocument {
   @inlinable
   public func keyEquals(_ keyIndex: Int, _ key: StaticString) -> Bool {
     let token = tokens[keyIndex]
+    // Safe because the tokenizer records start <= end, so `&-` cannot wrap.
     let length = Int(token.end &- token.start)
     if token.flags & JSONToken.hasEscapes == 0 {
       guard length == key.utf8CodeUnitCount else { return false }
@@ -117,6 +126,7 @@ public struct JSONDocument {
   @inlinable
   public func isIntegerOne(_ index: Int) -> Bool {
     let token = tokens[index]
+    // Safe because start <= end and a number's one byte lies inside `bytes`.
     return token.kind == .number && token.end &- token.start == 1
       && bytes[Int(token.start)] == ASCII.one
   }

@@ -1,11 +1,18 @@
 /// The kinds of JSON value a token describes.
 public enum JSONKind: UInt8, Sendable {
+  /// `{...}`: followed on the tape by its keys and values, alternating.
   case object = 1
+  /// `[...]`: followed on the tape by its elements.
   case array
+  /// A string value or an object key; the token covers the content between the quotes.
   case string
+  /// A number; the token covers its lexeme.
   case number
+  /// The literal `true`.
   case `true`
+  /// The literal `false`.
   case `false`
+  /// The literal `null`.
   case null
 }
 
@@ -26,7 +33,9 @@ public struct JSONToken: Sendable {
   /// Flag bit: a number whose lexeme is an integer, `-?(0|[1-9][0-9]*)` (SPEC 9).
   public static let isInteger: UInt8 = 2
 
+  /// What the value is.
   public var kind: JSONKind
+  /// `hasEscapes` and `isInteger` bits.
   public var flags: UInt8
   /// String: first content byte (after the quote). Others: first byte of the value.
   public var start: UInt32
@@ -35,6 +44,7 @@ public struct JSONToken: Sendable {
   /// Tape index of the first token after this value and all of its descendants.
   public var next: UInt32
 
+  /// A token with every field given (the tokenizers fill containers' `end` and `next` later).
   @inlinable
   public init(kind: JSONKind, flags: UInt8, start: UInt32, end: UInt32, next: UInt32) {
     self.kind = kind
@@ -47,18 +57,24 @@ public struct JSONToken: Sendable {
 
 /// Why a line is not acceptable JSON (SPEC 2.2, 9). The raw values are the reject reasons.
 public enum JSONFault: String, Sendable {
+  /// Not RFC 8259 JSON (a bad token, a missing separator, trailing data, an empty line...).
   case syntax = "syntax"
+  /// Invalid UTF-8, or a lone surrogate escape (unless `--unicode replace`).
   case invalidUnicode = "invalid-unicode"
+  /// Containers nested deeper than the tokenizer's `maxDepth`.
   case tooDeep = "too-deep"
 }
 
 /// A JSON fault with the 0-based byte offset within the line where it was detected.
 public struct JSONError: Error, Sendable, Equatable {
+  /// The kind of fault: the reject reason.
   public var fault: JSONFault
+  /// The 0-based byte offset within the line where the fault was detected.
   public var offset: Int
   /// A short human explanation ("unterminated string", "expected ':'").
   public var message: String
 
+  /// A `fault` detected at byte `offset`, explained by `message`.
   public init(_ fault: JSONFault, at offset: Int, _ message: String) {
     self.fault = fault
     self.offset = offset

@@ -19,7 +19,8 @@
 /// byte); otherwise the first fault from the left decides: `syntax`, a lone surrogate escape
 /// (`invalid-unicode`), or nesting deeper than `maxDepth` (`too-deep`).
 public struct JSONTokenizer {
-  /// The tape of the last parsed line (a copy; `withDocument` reads it in place).
+  /// The tape of the last parsed line (a copy; `withDocument` reads it in place). Safe because
+  /// `tape[0..<tapeCount]` is initialised (the invariant below).
   public var tokens: [JSONToken] { Array(UnsafeBufferPointer(start: tape, count: tapeCount)) }
 
   /// Owns `tape` and `stack`; replaced (not shared) when a copied tokenizer parses.
@@ -39,6 +40,8 @@ public struct JSONTokenizer {
   /// Lone surrogate escapes accepted in the last parsed line (replace mode only).
   public private(set) var loneSurrogates: Int = 0
 
+  /// A tokenizer that accepts nesting up to `maxDepth` and, with `replaceLoneSurrogates`, lone
+  /// surrogate escapes (`--unicode replace`).
   public init(maxDepth: Int = 512, replaceLoneSurrogates: Bool = false) {
     self.maxDepth = maxDepth
     self.replaceLoneSurrogates = replaceLoneSurrogates
@@ -109,6 +112,8 @@ public struct JSONTokenizer {
     // The innermost open container's closing bracket (0 at the top level).
     var closer: UInt8 = 0
     var expectKey = false
+    // Safe because count <= fastPathLimit (2^18): no `&+` on an offset, depth or tape index
+    // below can wrap, and `UInt32(truncatingIfNeeded:)` never truncates them.
     var index = 0
 
     /// The byte at `offset`, or 0 (never valid between tokens) past the end.
@@ -201,6 +206,7 @@ public struct JSONTokenizer {
         var cursor = index
         if byte == ASCII.minus { cursor &+= 1 }
         let first = peek(cursor)
+        // Safe because the wrap is intended: a byte below `0` wraps above 9 and fails too.
         guard first &- ASCII.zero < 10 else { return false }
         cursor &+= 1
         if first != ASCII.zero { cursor = TokenizerScan.digitsEnd(base, cursor, count) }
@@ -233,6 +239,7 @@ public struct JSONTokenizer {
       case ASCII.lowerT, ASCII.lowerN, ASCII.lowerF:
         let kind: JSONKind
         let length: Int
+        // Safe because each `word32` runs after its guard puts the 4 bytes read inside the line.
         if byte == ASCII.lowerF {
           guard index &+ 5 <= count,
             TokenizerScan.word32(base, index &+ 1) == TokenizerScan.alseWord
@@ -484,6 +491,7 @@ public struct JSONTokenizer {
         // Safe because cursor + 32 <= count: the unaligned 32-byte load stays inside the line.
         let block = UnsafeRawPointer(base + cursor).loadUnaligned(as: SIMD32<UInt8>.self)
         let special = (block .== quotes) .| (block .== backslashes) .| (block .< controls)
+        // Safe because the mask is 32 one-byte lanes of 0 or 0xFF, the size of SIMD4<UInt64>.
         let lanes = unsafeBitCast(special, to: SIMD4<UInt64>.self)
         let any = lanes[0] | lanes[1] | lanes[2] | lanes[3]
         if any == 0 {
@@ -572,6 +580,8 @@ public struct JSONTokenizer {
     var value: UInt32 = 0
     var valid = true
     for offset in 0..<4 {
+      // Safe because at + 4 <= count (the guard). The `&-` wraps are intended: a byte below `0`
+      // or `a` wraps high and fails its range test; `value` is used only when all are valid.
       let byte = base[at + offset]
       let decimal = byte &- ASCII.zero
       let letter = (byte | 0x20) &- ASCII.lowerA
@@ -588,6 +598,8 @@ public struct JSONTokenizer {
   {
     let start = index
     var cursor = index
+    // Safe because the caller found the number's first byte at index < count; every later read
+    // checks cursor < count first.
     if base[cursor] == ASCII.minus { cursor += 1 }
     guard cursor < count, isDigit(base[cursor]) else {
       return JSONError(.syntax, at: cursor, "expected a digit")
@@ -625,6 +637,7 @@ public struct JSONTokenizer {
     return nil
   }
 
+  // Safe because the wrap is intended: a byte below `0` wraps above 9.
   @inline(__always)
   private func isDigit(_ byte: UInt8) -> Bool { byte &- ASCII.zero < 10 }
 
@@ -635,6 +648,7 @@ public struct JSONTokenizer {
   ) -> JSONError? {
     let length = literal.utf8CodeUnitCount
     let expected = literal.utf8Start
+    // Safe because index + offset < count is checked before each read, and offset < length.
     for offset in 0..<length {
       guard index + offset < count, base[index + offset] == expected[offset] else {
         return JSONError(.syntax, at: index + offset, "invalid literal")
@@ -669,16 +683,20 @@ private final class TapeStorage {
   init(tapeCapacity: Int, stackCapacity: Int) {
     self.tapeCapacity = tapeCapacity
     self.stackCapacity = stackCapacity
+    // Safe because the tokenizers initialise an entry before they read it (trivial types).
     tape = .allocate(capacity: tapeCapacity)
     stack = .allocate(capacity: stackCapacity)
   }
 
   deinit {
+    // Safe because this storage is the only owner, and no tokenizer is left to use it.
     tape.deallocate()
     stack.deallocate()
   }
 
   func growTape(to capacity: Int, keeping count: Int) -> UnsafeMutablePointer<JSONToken> {
+    // Safe because the `count` tokens kept are initialised and capacity >= count; the one
+    // tokenizer holding this storage (see `claimStorage`) takes the result as its `tape`.
     let bigger = UnsafeMutablePointer<JSONToken>.allocate(capacity: capacity)
     bigger.moveInitialize(from: tape, count: count)
     tape.deallocate()
@@ -688,6 +706,8 @@ private final class TapeStorage {
   }
 
   func growStack(to capacity: Int, keeping count: Int) -> UnsafeMutablePointer<UInt32> {
+    // Safe because the `count` entries kept are initialised and capacity >= count; the one
+    // tokenizer holding this storage (see `claimStorage`) takes the result as its `stack`.
     let bigger = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
     bigger.moveInitialize(from: stack, count: count)
     stack.deallocate()

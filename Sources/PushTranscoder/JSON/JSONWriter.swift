@@ -28,9 +28,11 @@ public struct JSONWriter: @unchecked Sendable {
         self.capacity >= 1 << 16
         ? PageAlignedMemory.fresh(self.capacity)
         : (malloc(self.capacity) ?? PageAlignedMemory.fresh(self.capacity))
+      // Safe because `raw` is a fresh allocation of `capacity` bytes, used only as UInt8.
       self.base = raw.bindMemory(to: UInt8.self, capacity: self.capacity)
     }
 
+    // Safe because `base` came from malloc or posix_memalign, and no writer is left to use it.
     deinit { free(base) }
   }
 
@@ -41,6 +43,7 @@ public struct JSONWriter: @unchecked Sendable {
   /// The number of bytes written so far.
   public private(set) var count: Int
 
+  /// An empty writer with room for `capacity` bytes (at least 64) before it grows.
   public init(capacity: Int = 1 << 16) {
     storage = Storage(capacity: capacity)
     base = storage.base
@@ -66,6 +69,7 @@ public struct JSONWriter: @unchecked Sendable {
   /// `advance(by:)`.
   @inline(__always)
   public mutating func reserve(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
+    // Safe because count <= capacity always, so `&-` cannot wrap.
     if capacity &- count < extra { grow(extra) }
     // Safe because `count + extra <= capacity` now.
     return base + count
@@ -74,11 +78,13 @@ public struct JSONWriter: @unchecked Sendable {
   /// Commits `written` bytes written at the pointer `reserve` returned.
   @inline(__always)
   public mutating func advance(by written: Int) {
+    // Safe because callers commit at most the bytes they reserved: count stays <= capacity.
     count &+= written
   }
 
   @usableFromInline
   mutating func grow(_ extra: Int) {
+    // Safe because `capacity` is the size of a live allocation, far below Int.max / 2.
     let wanted = Swift.max(capacity &* 2, count + extra)
     let larger = Storage(capacity: wanted)
     // Safe because both buffers hold at least `count` bytes.
@@ -118,12 +124,14 @@ public struct JSONWriter: @unchecked Sendable {
   /// Appends literal JSON text (punctuation, keys with their quotes, `true`...).
   @inline(__always)
   public mutating func raw(_ text: StaticString) {
+    // Safe because a StaticString's UTF-8 lives in the program image for the whole run.
     raw(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
   /// Appends one byte.
   @inline(__always)
   public mutating func byte(_ value: UInt8) {
+    // Safe because `reserve(1)` leaves room at `out`, so count + 1 <= capacity.
     let out = reserve(1)
     // The new count is taken before the byte is stored: a store through a pointer may alias
     // `self` as far as the optimizer knows, so `count` would otherwise be reloaded from memory
@@ -191,6 +199,8 @@ public struct JSONWriter: @unchecked Sendable {
     var magnitude = value.magnitude
     var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
     var length = 0
+    // Safe because the 24-byte scratch holds at most 20 digits and a sign, read only as bytes;
+    // a digit is at most `9`, so `&+` cannot wrap.
     withUnsafeMutableBytes(of: &digits) { scratch in
       repeat {
         length += 1

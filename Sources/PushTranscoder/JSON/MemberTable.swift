@@ -57,6 +57,7 @@ public struct MemberTable: @unchecked Sendable {
   private let starts: [UnsafePointer<UInt8>]
   private let lengths: [Int]
 
+  /// A table of `names` (at most `MemberSlots.capacity`); slot `i` is `names[i]`.
   public init(_ names: [StaticString]) {
     precondition(names.count <= MemberSlots.capacity, "too many names for MemberSlots")
     self.names = names
@@ -74,6 +75,8 @@ public struct MemberTable: @unchecked Sendable {
   @inline(__always)
   static func hash(_ key: UnsafePointer<UInt8>, _ count: Int) -> Int {
     guard count > 0 else { return 0 }
+    // Safe because count > 0 and `key` holds `count` bytes; with count < 2^32 (a line's length)
+    // no term wraps, and the mask keeps the low 8 bits.
     return (count &* 31 &+ Int(key[0]) &* 7 &+ Int(key[count - 1])) & 255
   }
 
@@ -85,6 +88,7 @@ public struct MemberTable: @unchecked Sendable {
       let entry = Int(buckets[bucket])
       if entry == 0 { return nil }
       let slot = entry - 1
+      // Safe because the lengths match, so both `key` and the name hold `count` bytes.
       if lengths[slot] == count && ShortBytes.equal(key, starts[slot], count) { return slot }
       bucket = (bucket + 1) & 255
     }
@@ -103,9 +107,11 @@ public struct MemberTable: @unchecked Sendable {
 
 /// The value index found for each name of a `MemberTable` (nil when absent).
 public struct MemberSlots {
+  /// The most names a `MemberTable` may have.
   public static let capacity = 24
   private var values: InlineArray<24, Int32>
 
+  /// Slots with no value found.
   public init() { values = InlineArray(repeating: -1) }
 
   /// The tape index of the value for the name at `slot`, or nil.
@@ -133,6 +139,8 @@ extension JSONDocument {
     let base = bytes.baseAddress!
     while index < end {
       let key = tokens[index]
+      // Safe because the object's `next` bounds its keys, each followed by its value, and the
+      // tokenizer records start <= end, so `&-` cannot wrap.
       let slot =
         key.flags & JSONToken.hasEscapes == 0
         ? table.slot(of: base + Int(key.start), count: Int(key.end &- key.start))

@@ -10,10 +10,12 @@
 /// holds the line (for the duration of that line's rendering), the `Directory` (for the run), or
 /// the program image (for `StaticString` literals).
 public struct StringSlice {
+  /// The first byte of the raw content (borrowed, never owned).
   public var pointer: UnsafePointer<UInt8>
   /// The byte count, stored in 32 bits so that a slice takes 16 bytes (a notice holds dozens
   /// and is moved from stage to stage); lines are shorter than 4 GiB (the tokenizer checks).
   @usableFromInline var storedCount: UInt32
+  /// The raw content holds at least one backslash escape, so it must be decoded to be read.
   public var hasEscapes: Bool
   /// The raw content is already canonical although it has escapes (only `\"`, `\\`, `\n`-style
   /// escapes, as canonical form writes them): writers copy it as it is; readers still decode it.
@@ -24,6 +26,7 @@ public struct StringSlice {
   @inlinable
   public var isCanonical: Bool { !hasEscapes || rawIsCanonical }
 
+  /// A slice of `count` bytes of JSON string content at `pointer`, which must stay valid.
   @inlinable
   public init(pointer: UnsafePointer<UInt8>, count: Int, hasEscapes: Bool) {
     self.pointer = pointer
@@ -31,7 +34,6 @@ public struct StringSlice {
     self.hasEscapes = hasEscapes
   }
 
-  /// A slice of a static literal that needs no escaping (placeholders such as `[Image]`).
   /// The number of bytes of raw content.
   @inlinable
   public var count: Int {
@@ -39,6 +41,7 @@ public struct StringSlice {
     set { storedCount = UInt32(newValue) }
   }
 
+  /// A slice of a static literal that needs no escaping (placeholders such as `[Image]`).
   @inlinable
   public init(_ literal: StaticString) {
     // Safe because a StaticString's UTF-8 storage lives in the program image for the whole run.
@@ -55,6 +58,7 @@ public struct StringSlice {
   /// The raw bytes of the slice (JSON string content, escapes not decoded).
   @inlinable
   public var rawBytes: UnsafeBufferPointer<UInt8> {
+    // Safe because of the invariant: pointer ..< pointer + count is valid while its owner is.
     UnsafeBufferPointer(start: pointer, count: count)
   }
 
@@ -80,10 +84,13 @@ public struct StringSlice {
   public func equals(_ literal: StaticString) -> Bool {
     if !hasEscapes {
       guard count == literal.utf8CodeUnitCount else { return false }
+      // Safe because both hold `count` bytes (checked just above).
       return ShortBytes.equal(pointer, literal.utf8Start, count)
     }
     let decoded = decodedBytes()
     guard decoded.count == literal.utf8CodeUnitCount else { return false }
+    // Safe because an escape decodes to at least one byte, so the buffer is non-empty, and both
+    // sides hold `decoded.count` bytes.
     return decoded.withUnsafeBufferPointer {
       memcmp($0.baseAddress!, literal.utf8Start, decoded.count) == 0
     }

@@ -34,6 +34,8 @@ enum TokenizerScan {
     let special =
       (block .== quotes) .| (block .== backslashes)
       .| (unsafeBitCast(block, to: SIMD16<Int8>.self) .< spaces)
+    // Safe because both casts keep 16 bytes: 16 UInt8 lanes as Int8, and a 16-lane mask of 0 or
+    // 0xFF bytes as two words.
     let lanes = unsafeBitCast(special, to: SIMD2<UInt64>.self)
     return (UInt64(littleEndian: lanes[0]), UInt64(littleEndian: lanes[1]))
   }
@@ -126,6 +128,7 @@ enum TokenizerScan {
     let high: UInt64 =
       1 << (0x62 - 0x60) | 1 << (0x66 - 0x60) | 1 << (0x6E - 0x60)
       | 1 << (0x72 - 0x60) | 1 << (0x74 - 0x60)
+    // Safe because the wrap is intended: a letter below 0x20 wraps above 0x60 and fails too.
     let index = letter &- 0x20
     guard index < 0x60 else { return false }
     let set = index < 0x40 ? low : high

@@ -23,6 +23,7 @@ public enum UTF8Validation {
         let block =
           raw.loadUnaligned(as: SIMD16<UInt8>.self)
           | raw.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self)
+        // Safe because SIMD16<UInt8> and SIMD2<UInt64> are both 16 bytes of plain bits.
         let lanes = unsafeBitCast(block, to: SIMD2<UInt64>.self)
         if (lanes[0] | lanes[1]) & highBits != 0 { break }
         index &+= 32
@@ -34,6 +35,7 @@ public enum UTF8Validation {
           littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
         let high = word & highBits
         if high != 0 {
+          // Safe because the lowest high bit marks a byte of this word: index stays < count.
           index &+= high.trailingZeroBitCount &>> 3
           break
         }
@@ -84,6 +86,7 @@ public enum UTF8Validation {
       // 11110xxx 10xxxxxx 10xxxxxx 10xxxxxx: the scalar's bits above the low 12 must be
       // 0x10...0x10F (U+10000...U+10FFFF).
       let plane = (word & 0x07) << 6 | (word >> 8) & 0x3F
+      // Safe because the wrap is intended: a plane below 0x10 wraps above 0x100 and fails too.
       return plane &- 0x10 < 0x100 ? 4 : 0
     }
     return 0
@@ -95,6 +98,8 @@ public enum UTF8Validation {
   static func wellFormedPrefixLength(_ p: UnsafePointer<UInt8>, _ available: Int) -> (
     bytes: Int, isComplete: Bool
   ) {
+    // Safe because callers pass available >= 1 (an index below their count), and `p[length]`
+    // is read only when length < available.
     let lead = p[0]
     var needed: Int
     var low: UInt8 = 0x80
@@ -143,6 +148,7 @@ public enum UTF8Validation {
     var replaced = 0
     var index = 0
     let count = bytes.count
+    // Safe because index < count, and a prefix's `bytes` never exceeds the count - index given.
     while index < count {
       if base[index] < 0x80 {
         output.append(base[index])
@@ -174,6 +180,7 @@ public enum UTF8Validation {
     var index = 0
     var repaired = 0
     let count = bytes.count
+    // Safe because index < count, and a prefix's `bytes` never exceeds the count - index given.
     while index < count && repaired < repairedOffset {
       if base[index] < 0x80 {
         index += 1

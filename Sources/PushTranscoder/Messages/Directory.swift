@@ -32,6 +32,7 @@ public struct Directory: @unchecked Sendable {
   /// The number of lines accepted as entries (users and groups, overrides included).
   public private(set) var entryCount = 0
 
+  /// An empty directory: no users, no groups.
   public init() {}
 
   /// The number of distinct user ids.
@@ -70,6 +71,8 @@ public struct Directory: @unchecked Sendable {
       }
       var nickname: StringSlice? = nil
       var position = 0
+      // Safe because `items` and each `item` are indexes of this tape, and a token's `next` is
+      // at most the tape's count.
       var item = items + 1
       let end = Int(document.tokens[items].next)
       while item < end {
@@ -180,6 +183,8 @@ struct NameTable {
     let mask = slots.count - 1
     var index = Int(truncatingIfNeeded: hash) & mask
     while let stored = slots[index].key {
+      // Safe because `key.count > 0` gives `key` a base address, and `stored` holds `keyCount`
+      // (= key.count) bytes in the arena, which never moves them.
       if slots[index].hash == hash && slots[index].keyCount == key.count
         && (key.count == 0 || memcmp(stored, key.baseAddress!, key.count) == 0)
       {
@@ -195,6 +200,7 @@ struct NameTable {
     slots = Array(repeating: Slot(), count: max(16, old.count * 2))
     for slot in old {
       guard let key = slot.key else { continue }
+      // Safe because a stored key points at `keyCount` bytes the arena keeps for its lifetime.
       let index = probe(slot.hash, UnsafeBufferPointer(start: key, count: slot.keyCount))
       slots[index] = slot
     }

@@ -22,6 +22,7 @@ enum DirectoryLoader {
           output.stats.directoryLines += 1
           if LineProcessor.isBlank(line) { return }
           if line.count > options.maxLineBytes {
+            // Safe because line.count > maxLineBytes, so the prefix lies inside the line.
             reject(
               &output, options, source, number, options.maxLineBytes, .lineTooLong,
               "line of \(line.count) bytes is longer than --max-line-bytes",

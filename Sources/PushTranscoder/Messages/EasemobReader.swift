@@ -50,6 +50,8 @@ enum EasemobReader {
       let payload = try fields.requiredObject(root, "payload", "")
       let list = try fields.requiredArray(payload, "bodies", "payload")
       var position = 0
+      // Safe because `list` and each `body` are indexes of this tape, and a token's `next` is at
+      // most the tape's count.
       var body = list + 1
       let end = Int(document.tokens[list].next)
       while body < end {
@@ -174,6 +176,8 @@ enum EasemobReader {
     let list = try fields.requiredArray(root, "target", "")
     var targets: [StringSlice] = []
     var position = 0
+    // Safe because `list` and each `element` are indexes of this tape, and a token's `next` is
+    // at most the tape's count.
     var element = list + 1
     let end = Int(document.tokens[list].next)
     while element < end {

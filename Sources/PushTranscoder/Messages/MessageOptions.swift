@@ -8,7 +8,9 @@ public struct MessageOptions: @unchecked Sendable {
   /// `--display` (Easemob only).
   public enum Display: Sendable { case summary, banner }
 
+  /// The `--locale` in force.
   public let locale: Locale
+  /// The `--display` in force.
   public let display: Display
   /// `--directory` entries.
   public let directory: Directory
@@ -16,6 +18,7 @@ public struct MessageOptions: @unchecked Sendable {
   public let defaultTitle: StringSlice
   private let arena: TextArena
 
+  /// The options of a run; a nil or empty `defaultTitle` means the locale's default.
   public init(
     locale: Locale = .en, display: Display = .summary, defaultTitle: String? = nil,
     directory: Directory = Directory()

@@ -15,8 +15,11 @@ public enum MessageOutcome {
 /// `MessageOutcome` without the notice, which the reader writes in place (`into:`): a notice
 /// is hundreds of bytes, and returning it in the enum copied it at every stage.
 public enum ReadResult {
+  /// The notice was written in place.
   case notice
+  /// A message that must not be pushed.
   case skip(SkipReason)
+  /// Not a message: reject the line as `MessageOutcome.reject` does.
   case reject(path: String, detail: String)
 }
 
@@ -50,8 +53,10 @@ public struct MessageStats: Sendable, Equatable {
   /// lines that produce a notice.
   public var descExtOver3KB = 0
 
+  /// Counters at zero.
   public init() {}
 
+  /// Adds another worker's counters.
   public static func += (lhs: inout MessageStats, rhs: MessageStats) {
     lhs.unknownElements += rhs.unknownElements
     lhs.descExtOver3KB += rhs.descExtOver3KB

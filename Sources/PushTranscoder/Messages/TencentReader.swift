@@ -182,6 +182,8 @@ enum TencentReader {
     // Most messages have one to three elements: one allocation instead of growing from empty
     // (and none once the recycled array has this room).
     elements.pieces.reserveCapacity(4)
+    // Safe because `body` and each `element` are indexes of this tape, and a token's `next` is
+    // at most the tape's count.
     var element = body + 1
     let end = Int(document.tokens[body].next)
     while element < end {
@@ -254,6 +256,8 @@ enum TencentReader {
       if !slice.isEmpty { recipients.append(slice) }
     case .array:
       var position = 0
+      // Safe because `to` and each `element` are indexes of this tape, and a token's `next` is
+      // at most the tape's count.
       var element = to + 1
       let end = Int(document.tokens[to].next)
       while element < end {

@@ -21,6 +21,7 @@ final class TextArena: @unchecked Sendable {
   init() {}
 
   deinit {
+    // Safe because each block was allocated by `copy`, is freed once, and no owner is left.
     for block in blocks { block.deallocate() }
   }
 
@@ -33,6 +34,8 @@ final class TextArena: @unchecked Sendable {
       blocks.append(block)
       if count >= Self.blockSize {
         // A large text gets a block of its own; the current block keeps its free space.
+        // Safe because the block holds max(blockSize, count) bytes, and count > 0 gives `bytes`
+        // a base address.
         if count > 0 { block.initialize(from: bytes.baseAddress!, count: count) }
         return UnsafePointer(block)
       }

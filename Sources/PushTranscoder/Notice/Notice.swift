@@ -12,6 +12,7 @@ public struct Notice {
   /// `ext` can be a string (Tencent `Ext`, Easemob string `extern`) or any JSON value (Easemob
   /// `extern`; SPEC 9: apns `e` carries it as given, other vendors get its canonical JSON text).
   public enum Ext {
+    /// A string ext, as a slice of the line.
     case string(StringSlice)
     /// The tape index of the value in the line's document.
     case json(Int)
@@ -19,13 +20,18 @@ public struct Notice {
 
   /// `ApnsInfo.LiveActivity` (SPEC 4).
   public struct LiveActivity {
-    public var id: StringSlice  // LaId
-    public var event: StringSlice  // Event
-    public var contentState: Int  // ContentState, tape index, written canonically
-    public var dismissalDate: UnsafeBufferPointer<UInt8>?  // DismissalDate lexeme
+    /// `LaId`.
+    public var id: StringSlice
+    /// `Event`.
+    public var event: StringSlice
+    /// `ContentState`: the tape index of the value, written canonically.
+    public var contentState: Int
+    /// The `DismissalDate` lexeme.
+    public var dismissalDate: UnsafeBufferPointer<UInt8>?
     /// `MsgTimeStamp`, else `MsgTime`; nil → apns refuses with `missing-timestamp`.
     public var timestamp: UnsafeBufferPointer<UInt8>?
 
+    /// Creates the Live Activity fields of a notice.
     public init(
       id: StringSlice, event: StringSlice, contentState: Int,
       dismissalDate: UnsafeBufferPointer<UInt8>?, timestamp: UnsafeBufferPointer<UInt8>?
@@ -41,51 +47,87 @@ public struct Notice {
   /// Fields of `OfflinePushInfo.AndroidInfo` (or the Easemob `em_android_push_ext` keys mapped to
   /// them, SPEC 3.2). Strings that are empty are stored as nil.
   public struct Android {
+    /// `AndroidInfo.Sound` (fcm and huawei `sound`).
     public var sound: StringSlice?
+    /// `HuaWeiChannelID` / `huawei_channel_id`.
     public var huaweiChannelID: StringSlice?
+    /// `HuaWeiCategory` / `huawei_category`.
     public var huaweiCategory: StringSlice?
+    /// `HuaWeiImportance`.
     public var huaweiImportance: StringSlice?
+    /// `HuaWeiImage`.
     public var huaweiImage: StringSlice?
+    /// `HonorImportance` / `honor_importance`.
     public var honorImportance: StringSlice?
+    /// `HonorImage`.
     public var honorImage: StringSlice?
+    /// `GoogleImage` (fcm `image`).
     public var googleImage: StringSlice?
+    /// `GooglePriority` (fcm `priority`, default `high`).
     public var googlePriority: StringSlice?
+    /// `GoogleChannelID` / `fcm_channel_id`.
     public var googleChannelID: StringSlice?
+    /// `XiaoMiChannelID` / `xiaomi_channel_id`.
     public var xiaomiChannelID: StringSlice?
+    /// `OPPOChannelID` / `oppo_channel_id`.
     public var oppoChannelID: StringSlice?
+    /// `OPPOCategory`.
     public var oppoCategory: StringSlice?
+    /// `VIVOCategory` / `vivo_category`.
     public var vivoCategory: StringSlice?
+    /// The `OPPONotifyLevel` lexeme.
     public var oppoNotifyLevel: UnsafeBufferPointer<UInt8>?
+    /// The `VIVOClassification` lexeme.
     public var vivoClassification: UnsafeBufferPointer<UInt8>?
+    /// The `VIVONotifyType` lexeme (vivo writes 4 when nil).
     public var vivoNotifyType: UnsafeBufferPointer<UInt8>?
+    /// The `MeiZuNoticeMsgType` lexeme.
     public var meizuNoticeMsgType: UnsafeBufferPointer<UInt8>?
+    /// Creates Android fields with every field absent.
     public init() {}
   }
 
   /// Fields of `OfflinePushInfo.HarmonyInfo` (Easemob: `em_harmony_push_ext.category`).
   public struct Harmony {
+    /// `HarmonyInfo.Title`; harmony falls back to the notice's title.
     public var title: StringSlice?
+    /// `HarmonyInfo.Category` / `category`; harmony writes `IM` when nil.
     public var category: StringSlice?
+    /// `HarmonyInfo.Image`.
     public var image: StringSlice?
+    /// `HarmonyInfo.Sound`.
     public var sound: StringSlice?
+    /// The `HarmonyInfo.SoundDuration` lexeme.
     public var soundDuration: UnsafeBufferPointer<UInt8>?
+    /// Creates Harmony fields with every field absent.
     public init() {}
   }
 
   /// APNs-only fields (`ApnsInfo`, or Easemob `em_apns_ext`).
   public struct APNs {
-    public var title: StringSlice?  // ApnsInfo.Title (Easemob: unused, see Notice.title)
-    public var subtitle: StringSlice?  // ApnsInfo.SubTitle / em_alert_subTitle
-    public var image: StringSlice?  // ApnsInfo.Image
-    public var interruptionLevel: StringSlice?  // ApnsInfo.InterruptionLevel
-    public var category: StringSlice?  // em_push_category (Tencent apns never writes category)
-    public var mutableContent = false  // ApnsInfo.MutableContent == 1 / em_push_mutable_content
-    public var contentAvailable = false  // ApnsInfo.ContentAvailable == 1
-    public var voip = false  // ApnsInfo.IsVoipPush == 1
+    /// `ApnsInfo.Title` (Easemob: unused, see `Notice.title`).
+    public var title: StringSlice?
+    /// `ApnsInfo.SubTitle` / `em_alert_subTitle`.
+    public var subtitle: StringSlice?
+    /// `ApnsInfo.Image`.
+    public var image: StringSlice?
+    /// `ApnsInfo.InterruptionLevel`.
+    public var interruptionLevel: StringSlice?
+    /// `em_push_category` (Tencent apns never writes category).
+    public var category: StringSlice?
+    /// `ApnsInfo.MutableContent == 1` / `em_push_mutable_content`.
+    public var mutableContent = false
+    /// `ApnsInfo.ContentAvailable == 1`.
+    public var contentAvailable = false
+    /// `ApnsInfo.IsVoipPush == 1`: a `voip` record with the 5120-byte budget.
+    public var voip = false
+    /// `ApnsInfo.LiveActivity`; when set it wins over `voip`.
     public var liveActivity: LiveActivity?
+    /// Creates APNs fields with every field absent and every flag off.
     public init() {}
   }
 
+  /// The dialect of the line the notice came from.
   public var dialect: Dialect
 
   // Identity and routing (SPEC 3.3).
@@ -116,6 +158,7 @@ public struct Notice {
   /// The fallback title of each group, parallel to `groups` (an Easemob REST send to several
   /// groups has one group name per group); empty for C2C. `fallbackTitle` is the first one's.
   public var fallbackTitles: [StringSlice] = []
+  /// `OfflinePushInfo.Ext`, else the first custom element's `Ext`; Easemob `extern`.
   public var ext: Ext?
   /// `ApnsInfo.Sound`, else (no OfflinePushInfo) the first custom element's `Sound`; Easemob
   /// `em_push_sound`.
@@ -124,8 +167,11 @@ public struct Notice {
   public var badgeSet: UnsafeBufferPointer<UInt8>?
   /// `BadgeAddNum` lexeme.
   public var badgeAdd: UnsafeBufferPointer<UInt8>?
+  /// The APNs-only fields.
   public var apns = APNs()
+  /// The Android vendors' fields.
   public var android = Android()
+  /// The Harmony fields.
   public var harmony = Harmony()
 
   // Record-level extras (SPEC 6.1).
@@ -148,6 +194,7 @@ public struct Notice {
     }
   }
 
+  /// Creates a notice with the given texts and no key, recipients, groups or optional fields.
   public init(
     dialect: Dialect, body: [StringSlice], untitledBody: [StringSlice], fallbackTitle: StringSlice,
     lineHash: UInt64
@@ -215,11 +262,12 @@ public enum FNV1a {
   static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
   static let prime: UInt64 = 0x0000_0100_0000_01B3
 
+  /// The hash of `bytes`.
   public static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
     var hash = offsetBasis
     for byte in bytes {
       hash ^= UInt64(byte)
-      // Wrapping multiply is the definition of FNV-1a.
+      // Safe because FNV-1a is defined modulo 2^64: the wrapping multiply is the definition.
       hash = hash &* prime
     }
     return hash
@@ -235,7 +283,8 @@ public enum FNV1a {
   ) -> (UInt64, UInt64, UInt64, UInt64) {
     var (a, b, c, d) = state
     var offset = 0
-    // Safe because the caller guarantees `steps` readable bytes at each pointer.
+    // Safe because the caller guarantees `steps` readable bytes at each pointer, `offset < steps`
+    // cannot wrap, and FNV-1a's multiplies are defined modulo 2^64.
     while offset < steps {
       a = (a ^ UInt64(p0[offset])) &* prime
       b = (b ^ UInt64(p1[offset])) &* prime
@@ -268,11 +317,13 @@ public enum FNV1a {
       for lane in 0..<lanes {
         while line[lane] < 0 || left[lane] == 0 {
           if line[lane] >= 0 {
+            // Safe because `line[lane] < lines.count` and the caller gives room for that many.
             hashes[line[lane]] = state[lane]
             line[lane] = -1
           }
           guard next < lines.count else { break }
           line[lane] = next
+          // Safe because the guard above keeps `next` below `lines.count`.
           cursor[lane] = lines[next].baseAddress
           left[lane] = lines[next].count
           state[lane] = offsetBasis
@@ -285,6 +336,8 @@ public enum FNV1a {
         // The last lines: finish them one by one.
         for lane in 0..<lanes where line[lane] >= 0 {
           var hash = state[lane]
+          // Safe because `left[lane]` bytes remain at `cursor[lane]` of line `line[lane]`, whose
+          // hash slot the caller provides; the multiply is FNV-1a's, modulo 2^64.
           for byte in UnsafeBufferPointer(start: cursor[lane], count: left[lane]) {
             hash = (hash ^ UInt64(byte)) &* prime
           }
@@ -298,6 +351,7 @@ public enum FNV1a {
       (state[0], state[1], state[2], state[3]) = fourLanes(
         cursor[0]!, cursor[1]!, cursor[2]!, cursor[3]!, steps: steps,
         (state[0], state[1], state[2], state[3]))
+      // Safe because `steps` is the smallest `left`, so no cursor passes the end of its line.
       for lane in 0..<lanes {
         cursor[lane] = cursor[lane]! + steps
         left[lane] -= steps

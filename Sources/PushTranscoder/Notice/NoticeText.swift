@@ -4,6 +4,7 @@
 /// Every text is a `StaticString`, so a placeholder in a notice is a `StringSlice` of the program
 /// image: no copy, no allocation. None contains a character that JSON escapes.
 public enum NoticeText {
+  /// The language of placeholders and default titles (`--locale`).
   public typealias Locale = MessageOptions.Locale
 
   /// `TIMLocationElem`, Easemob `loc`.

@@ -47,7 +47,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
   private let level: Int
   private let batchRecords: Int
   private let optionsJSON: [UInt8]
-  // Unchecked: only the writer thread (`consume`, `finish`) touches the open batches.
+  // Safe because only the writer thread (`consume`, `finish`) touches the open batches.
   @exclusivity(unchecked) private var open: [OpenBatch] = Array(
     repeating: OpenBatch(), count: VendorID.allCases.count)
   private var rejectsFile: BufferedFile
@@ -64,6 +64,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
   /// gzip compressors kept between batches (`deflateReset` instead of a fresh quarter megabyte
   /// of zlib state per batch); at most one per compression job.
   private let gzipCompressors = BufferPool<GzipCompressor>(limit: 16)
+  // Safe because only the writer thread reads and writes it (`consume`, `submit`, not the jobs).
   /// Per vendor, the size of its last batch: the next one starts with room for about as much.
   @exclusivity(unchecked) private var lastBatchBytes: [Int] = Array(
     repeating: 0, count: VendorID.allCases.count)
@@ -114,6 +115,8 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
     rejectsCopy = try rejectsPath.map { try BufferedFile(creating: $0) }
   }
 
+  /// Appends the chunk's rejects to the rejects file and its records to their vendors' open
+  /// batches, handing each batch that reaches `batchRecords` to a compression job.
   public func consume(_ output: ChunkOutput) throws {
     if !output.rejects.isEmpty {
       try rejectsFile.write(output.rejects.buffer)
@@ -141,6 +144,8 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
         open[vendor].first = (output.source, Int(refs[index].line))
       }
       // In place: no copy of the open batch (its writer, its source names) per record.
+      // Safe because each ref's `end` is `main.count` right after its record (refs past a
+      // truncation are dropped), so the ascending `start ..< end` lies within `bytes`.
       open[vendor].bytes.raw(UnsafeBufferPointer(rebasing: bytes[start..<end]))
       open[vendor].records += last - index + 1
       open[vendor].lastLine = Int(refs[last].line)
@@ -159,6 +164,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
     try checkFailure()
   }
 
+  /// Writes the open batches and the rejects file, waits for every job, then the manifest.
   public func finish(stats: RunStats, seconds: Double, inputBytes: Int) throws {
     try writeEverythingConsumed()
     try writeManifest(stats: stats, seconds: seconds, inputBytes: inputBytes)

@@ -20,6 +20,7 @@ extension String {
       }
       precondition(written >= 0, "invalid format \(format)")
       if written < capacity {
+        // Safe because `written < capacity`, the buffer's count.
         self = buffer.withUnsafeBytes {
           String(decoding: UnsafeRawBufferPointer(rebasing: $0[..<written]), as: UTF8.self)
         }

@@ -6,10 +6,13 @@ public struct CRC32: Sendable, Equatable {
   /// The checksum of everything fed so far (0 for nothing).
   public private(set) var value: UInt32 = 0
 
+  /// A checksum of no bytes yet (value 0).
   public init() {}
 
   /// Feeds `bytes`.
   public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    // Safe because `Bytef` is `UInt8` and zlib only reads the bytes; `pointer` advances by
+    // `piece <= remaining`, so it never passes the end of `bytes`.
     guard var pointer = bytes.baseAddress?.assumingMemoryBound(to: Bytef.self) else { return }
     var remaining = bytes.count
     var crc = uLong(value)

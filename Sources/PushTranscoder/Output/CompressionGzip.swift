@@ -12,6 +12,7 @@ public final class GzipCompressor: @unchecked Sendable {
 
   /// `--level` range and default for gzip (SPEC 6.7).
   public static let levels = 1...9
+  /// zlib's default level, the `--level` default for gzip.
   public static let defaultLevel = 6
 
   private let stream: UnsafeMutablePointer<z_stream>
@@ -22,6 +23,7 @@ public final class GzipCompressor: @unchecked Sendable {
   /// A compressor at `level` (1–9).
   public init(level: Int = GzipCompressor.defaultLevel) {
     precondition(Self.levels.contains(level), "gzip level must be 1...9")
+    // Safe because only this compressor holds `stream` and `scratch`; `deinit` frees them once.
     stream = .allocate(capacity: 1)
     stream.initialize(to: z_stream())
     scratch = .allocate(capacity: scratchCapacity)
@@ -33,6 +35,7 @@ public final class GzipCompressor: @unchecked Sendable {
 
   deinit {
     deflateEnd(stream)
+    // Safe because zlib has released the stream's state, and nothing else holds the pointers.
     stream.deinitialize(count: 1)
     stream.deallocate()
     scratch.deallocate()
@@ -50,6 +53,7 @@ public final class GzipCompressor: @unchecked Sendable {
         mutating: pointer.assumingMemoryBound(to: Bytef.self))
       stream.pointee.avail_in = uInt(piece)
       run(Z_NO_FLUSH, &output)
+      // Safe because `piece <= remaining`, so `pointer` stays within `bytes`.
       pointer += piece
       remaining -= piece
     }
@@ -138,6 +142,8 @@ public final class GzipCompressor: @unchecked Sendable {
       stream.pointee.avail_out = uInt(scratchCapacity)
       let status = deflate(stream, flush)
       precondition(status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR)
+      // Safe because deflate writes at most `avail_out = scratchCapacity` bytes to `scratch`,
+      // and only the `produced` bytes it wrote are read.
       let produced = scratchCapacity - Int(stream.pointee.avail_out)
       output.append(contentsOf: UnsafeBufferPointer(start: scratch, count: produced))
       if flush == Z_FINISH {

@@ -10,6 +10,7 @@ public final class LZ4FrameCompressor: @unchecked Sendable {
 
   /// `--level` range and default for lz4 (SPEC 6.7).
   public static let levels = 1...12
+  /// liblz4's fast mode, the `--level` default for lz4.
   public static let defaultLevel = 1
 
   /// The frame's block size (`LZ4F_max64KB`); liblz4 compresses at most one block per call, so
@@ -38,6 +39,7 @@ public final class LZ4FrameCompressor: @unchecked Sendable {
     self.preferences = preferences
     let bound = LZ4F_compressBound(Self.blockBytes, &preferences)
     scratchCapacity = max(bound, Int(LZ4F_HEADER_SIZE_MAX)) + 64
+    // Safe because only this compressor holds `scratch`, and its `deinit` frees it once.
     scratch = .allocate(byteCount: scratchCapacity, alignment: 16)
     let status = LZ4F_createCompressionContext(&context, UInt32(LZ4F_VERSION))
     precondition(LZ4F_isError(status) == 0, "LZ4F_createCompressionContext failed")
@@ -45,6 +47,7 @@ public final class LZ4FrameCompressor: @unchecked Sendable {
 
   deinit {
     LZ4F_freeCompressionContext(context)
+    // Safe because nothing else holds `scratch`, and the compressor is gone.
     scratch.deallocate()
   }
 
@@ -54,6 +57,8 @@ public final class LZ4FrameCompressor: @unchecked Sendable {
     begin(&output)
     guard var pointer = bytes.baseAddress else { return }
     var remaining = bytes.count
+    // Safe because liblz4 writes at most `scratchCapacity` bytes to `scratch`, and `pointer`
+    // advances by `piece <= remaining`, so it stays within `bytes`.
     while remaining > 0 {
       let room = Self.blockBytes - held - (held == 0 ? 1 : 0)
       let piece = min(remaining, room)
@@ -147,6 +152,7 @@ public final class LZ4FrameCompressor: @unchecked Sendable {
   }
 
   private func emit(_ count: Int, _ output: inout [UInt8]) {
+    // Safe because `count` is what liblz4 just wrote to `scratch`, at most `scratchCapacity`.
     output.append(
       contentsOf: UnsafeRawBufferPointer(start: UnsafeRawPointer(scratch), count: count))
   }

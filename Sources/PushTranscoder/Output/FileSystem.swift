@@ -70,7 +70,8 @@ enum FileSystem {
     var bytes: [UInt8] = []
     var block = [UInt8](repeating: 0, count: FileInput.peekBytes)
     while true {
-      // Safe because `read` writes at most `count` bytes into the block.
+      // Safe because the block is not empty (so `baseAddress` is set) and `read` writes at most
+      // `count` bytes into it.
       guard
         let count = try? block.withUnsafeMutableBytes({
           try input.read(into: $0.baseAddress!, capacity: $0.count)

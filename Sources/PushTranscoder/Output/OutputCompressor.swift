@@ -1,5 +1,6 @@
 /// `--compress` (SPEC 6.2, 6.3).
 public enum OutputCompression: String, Sendable, CaseIterable {
+  /// Plain NDJSON, a standard gzip stream, or standard LZ4 frames.
   case none, gzip, lz4
 
   /// The batch file suffix after `.ndjson`.

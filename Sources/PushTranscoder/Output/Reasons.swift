@@ -16,6 +16,7 @@ extension SkipReason {
 
 /// Why a line (or, for the last two, one vendor) was rejected (SPEC 2, 3, 5, 6.4).
 public enum RejectReason: Int, CaseIterable, Sendable {
+  /// The reasons, in the order stats list them (`rawValue` indexes the stats arrays).
   case syntax, invalidUnicode, tooDeep, lineTooLong, notAMessage, overBudget, missingTimestamp
 
   /// The `reason` of reject records and the key in stats.
@@ -31,11 +32,13 @@ public enum RejectReason: Int, CaseIterable, Sendable {
     }
   }
 
+  /// The reason whose `name` is `name`, or nil when there is none.
   public init?(name: String) {
     guard let match = RejectReason.allCases.first(where: { $0.name == name }) else { return nil }
     self = match
   }
 
+  /// The reject reason of a JSON fault of the line.
   public init(_ fault: JSONFault) {
     switch fault {
     case .syntax: self = .syntax

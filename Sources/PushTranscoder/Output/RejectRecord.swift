@@ -46,6 +46,7 @@ public struct SourceName: Sendable, Hashable {
   /// `path` as a canonical JSON string, quotes included.
   public let jsonString: [UInt8]
 
+  /// The source name of `path` (`-` for stdin).
   public init(_ path: String) {
     self.path = path
     var writer = JSONWriter(capacity: path.utf8.count + 2)
@@ -56,6 +57,7 @@ public struct SourceName: Sendable, Hashable {
 
 /// Standard base64 (RFC 4648, with padding) for `raw_base64`.
 public enum Base64 {
+  /// Appends the base64 text of `input` to `output`.
   public static func append<Output: ByteOutput>(
     _ input: UnsafeBufferPointer<UInt8>, to output: inout Output
   ) {
@@ -63,6 +65,8 @@ public enum Base64 {
     let table = alphabet.utf8Start
     var index = 0
     let count = input.count
+    // Safe because `index + 3 <= count` (and below, `rest` bytes remain) bounds every read of
+    // `input`, and `& 63` keeps every table index below the alphabet's 64 bytes.
     while index + 3 <= count {
       let value =
         UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])

@@ -27,7 +27,8 @@
 /// A run stopped mid-way leaves `.replaced/` behind (with no manifest, as any incomplete run);
 /// the next `--force` run reuses and then removes it.
 final class ReplacedBatches: @unchecked Sendable {
-  // Safe because `files`, `taken` and `byName` are only touched while `lock` is held.
+  // Safe because `files`, `taken`, `byName` and `firstFree` change only in `init`, before the
+  // object is shared, or while `lock` is held.
   private let root: String
   private let lock = Lock()
   /// Every reusable file's path, and whether a new batch took it.

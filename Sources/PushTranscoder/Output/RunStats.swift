@@ -9,31 +9,49 @@
 ///
 /// Accounting invariant: `lines == transcoded + Σ skipped + Σ rejected + blank`.
 public struct RunStats: Sendable, Equatable {
+  /// `lines`: every input line read.
   public var lines = 0
+  /// `blank`: empty and whitespace-only lines.
   public var blank = 0
+  /// `transcoded`: lines that produced at least one payload record.
   public var transcoded = 0
+  /// `skipped`: lines with no push, indexed by `SkipReason.index`.
   public var skipped = [Int](repeating: 0, count: SkipReason.allCases.count)
+  /// `rejected`: lines rejected as a whole, indexed by `RejectReason.rawValue`.
   public var rejected = [Int](repeating: 0, count: RejectReason.allCases.count)
+  /// `records`: payload records written, indexed by `VendorID.rawValue`.
   public var records = [Int](repeating: 0, count: VendorID.allCases.count)
+  /// `cut_titles`: (message, vendor) pairs whose title was cut, indexed by vendor.
   public var cutTitles = [Int](repeating: 0, count: VendorID.allCases.count)
+  /// `cut_bodies`: (message, vendor) pairs whose body was cut, indexed by vendor.
   public var cutBodies = [Int](repeating: 0, count: VendorID.allCases.count)
+  /// `over_budget`: over-budget refusals, indexed by vendor.
   public var overBudget = [Int](repeating: 0, count: VendorID.allCases.count)
   /// `vendor_rejects`: [vendor][reason] refusals by single vendors.
   public var vendorRejects = [[Int]](
     repeating: [Int](repeating: 0, count: RejectReason.allCases.count),
     count: VendorID.allCases.count)
+  /// `unknown_elements`: message elements of an unknown type (they add no push text).
   public var unknownElements = 0
+  /// `unicode_replacements`: U+FFFD substitutions made under `--unicode replace`.
   public var unicodeReplacements = 0
+  /// `desc_ext_over_3kb`: messages over Tencent's advised 3 KB for `Desc` + `Ext` (a warning).
   public var descExtOver3KB = 0
+  /// `directory.lines`: directory lines read.
   public var directoryLines = 0
+  /// `directory.entries`: directory lines accepted as a user or group entry.
   public var directoryEntries = 0
+  /// `directory.rejected`: bad directory lines, indexed by `RejectReason.rawValue`.
   public var directoryRejected = [Int](repeating: 0, count: RejectReason.allCases.count)
 
+  /// Stats with every count zero.
   public init() {}
 
   /// Lines rejected as a whole (what `--max-rejects` counts).
   public var rejectedLines: Int { rejected.reduce(0, +) }
+  /// Lines skipped for any reason.
   public var skippedLines: Int { skipped.reduce(0, +) }
+  /// Payload records written for all vendors.
   public var totalRecords: Int { records.reduce(0, +) }
 
   /// Adds `other` into `self`.

@@ -12,8 +12,10 @@ public final class StreamSink: RecordSink {
   private var compressed: [UInt8] = []
   private let rejectsFile: BufferedFile?
 
+  /// A sink writing records to `fd` (stdout by default).
+  ///
   /// - Parameters:
-  ///   - compression: `nil` for plain output.
+  ///   - compression: `.none` for plain output.
   ///   - rejectsPath: where reject records go instead of the stream.
   public init(fd: Int32 = 1, compression: OutputCompression, level: Int?, rejectsPath: String?)
     throws
@@ -23,6 +25,7 @@ public final class StreamSink: RecordSink {
     self.rejectsFile = try rejectsPath.map { try BufferedFile(creating: $0) }
   }
 
+  /// Writes the chunk's rejects to `--rejects FILE` when given, and its records to the stream.
   public func consume(_ output: ChunkOutput) throws {
     if let rejectsFile, !output.rejects.isEmpty {
       try rejectsFile.write(output.rejects.buffer)
@@ -36,6 +39,7 @@ public final class StreamSink: RecordSink {
     }
   }
 
+  /// Ends the compressed stream, if any, and closes the rejects file.
   public func finish(stats: RunStats, seconds: Double, inputBytes: Int) throws {
     if compressor != nil {
       compressed.removeAll(keepingCapacity: true)
@@ -60,6 +64,7 @@ public final class StreamSink: RecordSink {
 
 /// A file written with `write(2)`, failing with a clear message (disk full, permissions).
 public final class BufferedFile {
+  /// The path the file was opened at.
   public let path: String
   private var fd: Int32
   /// Bytes written since the file was opened.
@@ -68,6 +73,7 @@ public final class BufferedFile {
   /// overwritten one whose size `fstat` could not tell, so that `close()` cuts it anyway.
   private var oldSize = 0
 
+  /// Creates the file at `path`, or empties it when it exists.
   public init(creating path: String) throws {
     self.path = path
     fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -95,10 +101,12 @@ public final class BufferedFile {
     }
   }
 
+  /// Appends `bytes` to the file.
   public func write(_ bytes: [UInt8]) throws {
     try bytes.withUnsafeBufferPointer { try write($0) }
   }
 
+  /// Appends `bytes` to the file.
   public func write(_ bytes: UnsafeBufferPointer<UInt8>) throws {
     if let error = FileDescriptorWriter.writeAll(fd, bytes) {
       throw SinkError.io("cannot write \(path): \(String(cString: strerror(error)))")

@@ -25,10 +25,12 @@ public struct ChunkOutput: Sendable {
   public var rejects = JSONWriter(capacity: 0)
   /// Per-record vendor and end offset in `main` (batch mode only).
   public var refs: [RecordRef] = []
+  /// The counts of the chunk's lines, merged into the run's by the writer.
   public var stats = RunStats()
   /// Input bytes the chunk covered (lines plus terminators), for progress and throughput.
   public var inputBytes = 0
 
+  /// An output whose record buffer is any free pooled one.
   public init(sequence: Int, source: SourceName) {
     self.sequence = sequence
     self.source = source

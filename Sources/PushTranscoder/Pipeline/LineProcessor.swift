@@ -5,6 +5,7 @@
 /// blank / transcoded / skipped / rejected (SPEC 6.4). A processor holds reusable scratch state
 /// (the tokenizer's tape, a repair buffer), so one instance belongs to one worker.
 public struct LineProcessor {
+  /// The options that decide what each line becomes.
   public let options: TranscodeOptions
   private var tokenizer: JSONTokenizer
   private var repaired: [UInt8] = []
@@ -23,6 +24,7 @@ public struct LineProcessor {
   private var notice = Notice(
     dialect: .tencent, body: [], untitledBody: [], fallbackTitle: StringSlice(""), lineHash: 0)
 
+  /// A processor for one worker, with names looked up in `directory`.
   public init(options: TranscodeOptions, directory: Directory) {
     self.options = options
     self.tokenizer = JSONTokenizer(replaceLoneSurrogates: options.unicode == .replace)
@@ -54,6 +56,7 @@ public struct LineProcessor {
     // (`processOversized`), so a long line of spaces must be `line-too-long` here too, or the
     // verdict would depend on the chunk size.
     if line.count > options.maxLineBytes {
+      // Safe because `line.count > maxLineBytes`, so `0 ..< maxLineBytes` lies within `line`.
       rejectLine(
         &output, number: number, offset: options.maxLineBytes, reason: .lineTooLong,
         detail:
@@ -369,6 +372,9 @@ struct RecordHead {
     }
     scratch.byte(ASCII.closeBracket)
   }
+
+  // Safe because `prepare` sets `prefixEnd <= numberEnd <= scratch.count`, and only it writes
+  // `scratch`, so these three slices lie within the written bytes.
 
   /// Everything before the vendor name.
   var prefix: UnsafeBufferPointer<UInt8> {

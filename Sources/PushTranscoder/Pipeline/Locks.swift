@@ -75,6 +75,8 @@ private enum PThreadObject {
   static func make<Object>(
     _ zero: Object, _ name: String, _ initialize: (UnsafeMutablePointer<Object>) -> Int32
   ) -> UnsafeMutablePointer<Object> {
+    // Safe because the owner (`Lock`, `Condition`) keeps the pointer for its lifetime and
+    // frees it once, with `free`, in its `deinit`.
     let object = UnsafeMutablePointer<Object>.allocate(capacity: 1)
     object.initialize(to: zero)
     let status = initialize(object)
@@ -86,6 +88,7 @@ private enum PThreadObject {
     _ object: UnsafeMutablePointer<Object>, _ destroy: (UnsafeMutablePointer<Object>) -> Int32
   ) {
     _ = destroy(object)
+    // Safe because `object` came from `make`, and its owner, being deinitialized, frees it once.
     object.deinitialize(count: 1)
     object.deallocate()
   }

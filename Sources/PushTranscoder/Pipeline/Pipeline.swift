@@ -34,11 +34,13 @@ public enum WorkItem: Sendable {
 public final class IndexedLines: @unchecked Sendable {
   // Safe because the arrays are written only in `init`, before the object is shared, and the
   // line pointers point into `batch`, which this object keeps alive.
+  /// The lines' batch, which owns their bytes.
   public let batch: any LineBatch
   let lines: [UnsafeBufferPointer<UInt8>]
   let numbers: [Int]
   let hashes: [UInt64]
 
+  /// Finds the lines of `batch` and hashes them.
   public init(_ batch: any LineBatch) {
     self.batch = batch
     var lines: [UnsafeBufferPointer<UInt8>] = []
@@ -49,6 +51,7 @@ public final class IndexedLines: @unchecked Sendable {
     }
     var hashes = [UInt64](repeating: 0, count: lines.count)
     if !lines.isEmpty {
+      // Safe because `hashes` has one slot per line and is not empty, so `baseAddress` is set.
       lines.withUnsafeBufferPointer { lines in
         hashes.withUnsafeMutableBufferPointer { FNV1a.hashes(lines, into: $0.baseAddress!) }
       }
@@ -61,6 +64,7 @@ public final class IndexedLines: @unchecked Sendable {
 
 /// Whole lines of one source, in order (what `ChunkReader` produces).
 public protocol LineBatch: Sendable {
+  /// The source the lines come from.
   var source: SourceName { get }
   /// Calls `body(line, lineNumber)` for every line, without its terminator. The bytes stay
   /// valid for as long as the batch exists (`IndexedLines` keeps them past the call).
@@ -95,8 +99,11 @@ public enum SinkError: Error {
 
 /// The result of a run, for the CLI to turn into a summary and an exit status.
 public struct RunResult: Sendable {
+  /// The run's counts, the directory's included.
   public var stats: RunStats
+  /// Input bytes processed (lines plus terminators).
   public var inputBytes: Int
+  /// Wall-clock seconds from the start of the run to the last chunk consumed.
   public var seconds: Double
   /// A fatal error (corrupt input, I/O), already phrased for people.
   public var fatal: String?
@@ -116,8 +123,8 @@ public struct RunResult: Sendable {
 /// knows about order. Output bytes do not depend on the number of workers or on chunk size,
 /// because every record depends only on its own line.
 public final class Pipeline: @unchecked Sendable {
-  // Safe because mutable state is confined: `results`/`finished` are guarded by `condition`,
-  // each processor box is used only on its own serial queue.
+  // Safe because `results`, `producedCount`, `readerFatal` and `cancelled` are only touched under
+  // `condition`'s lock, and each worker box is used only on its own serial queue.
 
   private let threads: Int
   /// True when the workers leave a core for the reader, which then indexes and hashes the lines
@@ -308,8 +315,8 @@ final class IdleWorkers: @unchecked Sendable {
 final class WorkerBox: @unchecked Sendable {
   // Safe because `processor` is only used from blocks running on `queue`, which is serial.
   let queue: DispatchQueue
-  // Unchecked: only blocks on `queue` (serial) touch these, one at a time, so the dynamic
-  // exclusivity checks per line buy nothing.
+  // Safe because only blocks on `queue` (serial) touch it, one at a time, after `run` reads
+  // `wantsLineHashes` before dispatching any; dynamic exclusivity checks per line buy nothing.
   @exclusivity(unchecked) private var processor: LineProcessor
 
   init(queue: DispatchQueue, processor: LineProcessor) {

@@ -15,6 +15,7 @@ public final class Progress: @unchecked Sendable {
   private var lastDraw: UInt64 = 0
   private var drawn = false
 
+  /// A progress line for an input of `totalBytes` (nil when unknown: no ETA).
   public init(totalBytes: Int?) {
     self.totalBytes = totalBytes
   }

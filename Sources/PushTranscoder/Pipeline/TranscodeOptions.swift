@@ -20,12 +20,17 @@ public enum UnicodeMode: String, Sendable, CaseIterable { case strict, replace }
 public struct TranscodeOptions: Sendable {
   /// Selected vendors in canonical order.
   public var vendors: [VendorID] = VendorID.allCases
+  /// `--locale`: the language of placeholders and default titles.
   public var locale: PushLocale = .en
+  /// `--display`: how Easemob push text without a title is shown.
   public var display: DisplayMode = .summary
   /// `--default-title`; nil means `New message` / `新消息` by locale.
   public var defaultTitle: String? = nil
+  /// `--unicode`: reject invalid UTF-8 and lone surrogates, or replace them with U+FFFD.
   public var unicode: UnicodeMode = .strict
+  /// `--max-line-bytes`: longer lines are rejected as `line-too-long`.
   public var maxLineBytes = 16 * 1024 * 1024
+  /// `--framing`: how records are framed on the stream.
   public var framing: OutputFraming = .ndjson
   /// True: reject records travel in the record stream; false: in their own channel.
   public var rejectsInline = true
@@ -34,5 +39,6 @@ public struct TranscodeOptions: Sendable {
   /// True when the consumer needs per-record vendor and line (batch mode).
   public var collectRecordRefs = false
 
+  /// The defaults of SPEC 6.7.
   public init() {}
 }

@@ -1,5 +1,6 @@
 /// The vendors, in canonical order (SPEC 9): output always follows this order.
 public enum VendorID: Int, CaseIterable, Sendable, Comparable {
+  /// The nine vendors; `rawValue` indexes per-vendor stats.
   case apns, fcm, huawei, honor, harmony, xiaomi, oppo, vivo, meizu
 
   /// The CLI word and the `"vendor"` value of records.
@@ -20,11 +21,13 @@ public enum VendorID: Int, CaseIterable, Sendable, Comparable {
     }
   }
 
+  /// The vendor whose CLI word is `name`, or nil for an unknown id.
   public init?(name: String) {
     guard let match = VendorID.allCases.first(where: { $0.name == name }) else { return nil }
     self = match
   }
 
+  /// Canonical order.
   public static func < (lhs: VendorID, rhs: VendorID) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
@@ -34,6 +37,7 @@ public struct VendorRefusal: Error {
   public var reason: String
   /// Free text for people, e.g. the sizes.
   public var detail: String
+  /// A refusal for `reason`, explained by `detail`.
   public init(reason: String, detail: String) {
     self.reason = reason
     self.detail = detail
@@ -42,8 +46,11 @@ public struct VendorRefusal: Error {
 
 /// What rendering did to the text, for the stats (SPEC 5: counts per (message, vendor)).
 public struct RenderEffects {
+  /// The title was cut to the vendor's scalar cap.
   public var titleCut = false
+  /// The body was cut, to a scalar cap or to fit the byte budget.
   public var bodyCut = false
+  /// Nothing cut.
   public init() {}
 }
 
@@ -54,6 +61,7 @@ public struct RenderContext {
   /// Answers shared by the vendors rendering the same line (scalar counts, decoded prefixes).
   public var memo: TextMemo
 
+  /// A context for the vendors rendering one line of `document`.
   public init(document: JSONDocument, memo: TextMemo = TextMemo()) {
     self.document = document
     self.memo = memo
@@ -65,6 +73,7 @@ public struct RenderContext {
 /// A vendor renders only the payload object; the record around it (source, line, key,
 /// recipients, push_type...) is written by `RecordWriter`.
 public protocol PushVendor: Sendable {
+  /// The vendor's id.
   var id: VendorID { get }
   /// Recipients per record (SPEC 4 table).
   var recipientsPerRecord: Int { get }

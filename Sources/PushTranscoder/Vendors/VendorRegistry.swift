@@ -7,6 +7,7 @@ public struct VendorLimits: Sendable {
   public var voipPayloadBytes: Int?
   /// Title and body caps in Unicode scalars, nil for the budgeted vendors.
   public var titleScalars: Int?
+  /// The body cap in Unicode scalars, nil for the budgeted vendors.
   public var bodyScalars: Int?
   /// The limit on the field that carries ext, if the vendor has one.
   public var extField: FieldBudget?
@@ -15,6 +16,7 @@ public struct VendorLimits: Sendable {
   /// Recipients per record; more recipients split into several records.
   public var recipientsPerRecord: Int
 
+  /// Limits with only the given budgets and caps.
   public init(
     payloadBytes: Int? = nil, voipPayloadBytes: Int? = nil, titleScalars: Int? = nil,
     bodyScalars: Int? = nil, extField: FieldBudget? = nil, requestIDBytes: Int? = nil,

@@ -65,11 +65,13 @@ struct Vivo: PushVendor {
       if !key.hasEscapes {
         // The fast path: raw content is the decoded value and already canonical.
         let length = TextCut.scalarPrefixLength(key.rawBytes, maxBytes: room)
+        // Safe because `scalarPrefixLength` returns at most the buffer's count.
         writer.raw(UnsafeBufferPointer(rebasing: key.rawBytes[..<length]))
       } else {
         let decoded = key.decodedBytes()
         decoded.withUnsafeBufferPointer { bytes in
           let length = TextCut.scalarPrefixLength(bytes, maxBytes: room)
+          // Safe because `scalarPrefixLength` returns at most the buffer's count.
           writer.escapedContent(UnsafeBufferPointer(rebasing: bytes[..<length]))
         }
       }
@@ -83,6 +85,7 @@ struct Vivo: PushVendor {
       let out = writer.reserve(17)
       out[0] = UInt8(ascii: "h")
       for index in 0..<16 {
+        // Safe because `& 0xF` keeps the index below the 16 bytes of `digits`.
         out[1 + index] = digits.utf8Start[Int((hash >> UInt64(60 - 4 * index)) & 0xF)]
       }
       writer.advance(by: min(17, max(room, 0)))
