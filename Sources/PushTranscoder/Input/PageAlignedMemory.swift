@@ -73,7 +73,7 @@ enum PageAlignedMemory {
     let size = max(bytes, pageSize)
     if let evicted = pool.put((size, UInt(bitPattern: pointer))) {
       // Safe because the pool only holds addresses `allocate` returned and nobody uses.
-      Glibc.free(UnsafeMutableRawPointer(bitPattern: evicted.address))
+      free(UnsafeMutableRawPointer(bitPattern: evicted.address))
     }
   }
 }
