@@ -254,3 +254,24 @@ func foundationPushBody(_ line: UnsafeBufferPointer<UInt8>) -> String? {
   if pieces.isEmpty && title == nil { return nil }
   return pieces.joined()
 }
+
+/// The APNs alert body of the first record in `records` (NDJSON): `aps.alert` when it is a
+/// string, else `aps.alert.body`.
+func apnsAlertBody(firstRecordOf records: UnsafeBufferPointer<UInt8>) -> String? {
+  guard let newline = records.firstIndex(of: 0x0A) else { return nil }
+  let data = Data(records[..<newline])
+  guard let record = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+    let payload = record["payload"] as? [String: Any],
+    let aps = payload["aps"] as? [String: Any]
+  else { return nil }
+  if let alert = aps["alert"] as? String { return alert }
+  return (aps["alert"] as? [String: Any])?["body"] as? String
+}
+
+/// True when `alert` is `text`, or a prefix of it on a grapheme boundary followed by `…` (a
+/// budget cut).
+func isPushText(_ alert: String, of text: String) -> Bool {
+  if alert == text { return true }
+  guard alert.hasSuffix("…") else { return false }
+  return text.hasPrefix(alert.dropLast())
+}

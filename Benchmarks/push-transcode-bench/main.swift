@@ -10,7 +10,8 @@
 // output); full runs through Runner.run to a temporary batch directory with --compress none /
 // lz4 / gzip (level 1) at 1 thread and at all cores; JSONSerialization baselines (parse only;
 // the APNs push text of SPEC 3.1). Checks before timing: tokenizer vs. JSONSerialization line
-// by line; apns transcode vs. the JSONSerialization push text line by line (pushed or not);
+// by line; apns transcode vs. the JSONSerialization push text line by line (pushed or not, and
+// the alert's text: the push text, or a grapheme prefix of it with `…` where a budget cut it);
 // every full run's stats identical across compressions and thread counts.
 //
 // `--file` adds an NDJSON file (e.g. one from ../shared/bench/gen_corpus.py); `--write-corpus`
@@ -172,22 +173,31 @@ for corpus in corpora {
     apnsOptions.vendors = [.apns]
     var processor = LineProcessor(options: apnsOptions, directory: Directory())
     var output = ChunkOutput(sequence: 0, source: SourceName("bench"))
-    var mismatches: [(Int, Bool)] = []
+    var mismatches: [(Int, String)] = []
     tencent.forEachLine { index, line in
       let before = output.stats.transcoded
       processor.process(line: line, number: index + 1, into: &output)
       let pushed = output.stats.transcoded > before
-      if pushed != (foundationPushBody(line) != nil) { mismatches.append((index, pushed)) }
+      let expected = foundationPushBody(line)
+      if pushed != (expected != nil) {
+        mismatches.append((index, "transcode \(pushed ? "pushes" : "does not push") it"))
+      } else if let expected {
+        // The text as well: the alert's body is the push text, or a grapheme prefix of it
+        // with `…` when the 4 KB budget cut it (SPEC 5).
+        let alert = apnsAlertBody(firstRecordOf: output.main.buffer)
+        if !(alert.map { isPushText($0, of: expected) } ?? false) {
+          mismatches.append((index, "alert body \(alert.map { String($0.prefix(80)) } ?? "none")"))
+        }
+      }
       output.main.truncate(to: 0)
       output.rejects.truncate(to: 0)
     }
-    if let (index, pushed) = mismatches.first {
+    if let (index, what) = mismatches.first {
       let range = tencent.lines[index]
       let text = String(decoding: tencent.bytes[range].prefix(300), as: UTF8.self)
       fail(
         "\(corpus.name): the apns transcode and the JSONSerialization push text disagree on "
-          + "\(mismatches.count) line(s); first (transcode \(pushed ? "pushes" : "does not push") "
-          + "it): \(text)")
+          + "\(mismatches.count) line(s); first (\(what)): \(text)")
     }
   }
 
