@@ -15,9 +15,23 @@
 //   canonical re-writing parses again, and re-writing that is a fixed point;
 // - replace mode: `replacingInvalid` yields valid UTF-8 (the input itself when it was valid,
 //   with no replacement), the replace-mode parse accepts every line the strict parse accepts,
-//   and what it accepts re-writes to canonical JSON that parses strictly.
+//   and what it accepts re-writes to canonical JSON that parses strictly;
+// - the whole line pipeline (`LineProcessor`, all nine vendors; once with the defaults, once
+//   with `--unicode replace --locale zh --display banner`): the line ends in exactly one of
+//   blank / transcoded / skipped / rejected (SPEC 6.4), and every record it writes, payloads
+//   and reject records alike, is one line of JSON that parses strictly.
 
 import PushTranscoder
+
+/// The line processors the pipeline check runs, made once (each holds reusable scratch state).
+/// Safe because libFuzzer calls the entry point from one thread only.
+nonisolated(unsafe) private var processors: [LineProcessor] = {
+  var replacing = TranscodeOptions()
+  replacing.unicode = .replace
+  replacing.locale = .zh
+  replacing.display = .banner
+  return [TranscodeOptions(), replacing].map { LineProcessor(options: $0, directory: Directory()) }
+}()
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func pushTranscodeFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -96,6 +110,26 @@ public func pushTranscodeFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size:
       let mapped = UTF8Validation.originalOffset(ofRepairedOffset: error.offset, in: input)
       precondition(mapped >= 0 && mapped <= input.count, "mapped fault offset out of range")
       if replacements == 0 { precondition(mapped == error.offset, "offset moved without repair") }
+    }
+  }
+
+  // The whole line pipeline.
+  for index in processors.indices {
+    var output = ChunkOutput(sequence: 0, source: SourceName("fuzz"))
+    processors[index].process(line: input, number: 1, into: &output)
+    let stats = output.stats
+    let outcomes =
+      stats.blank + stats.transcoded + stats.skipped.reduce(0, +) + stats.rejected.reduce(0, +)
+    precondition(stats.lines == 1 && outcomes == 1, "a line must end in exactly one outcome")
+    var records = JSONTokenizer()
+    for buffer in [output.main.buffer, output.rejects.buffer] {
+      var start = 0
+      for (offset, byte) in buffer.enumerated() where byte == 0x0A {
+        let record = UnsafeBufferPointer(rebasing: buffer[start..<offset])
+        precondition(records.parse(record) == nil, "a record is not valid JSON")
+        start = offset + 1
+      }
+      precondition(start == buffer.count, "output does not end with a newline")
     }
   }
   return 0
