@@ -119,7 +119,7 @@ public func pushTranscodeFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size:
     processors[index].process(line: input, number: 1, into: &output)
     let stats = output.stats
     let outcomes =
-      stats.blank + stats.transcoded + stats.skipped.reduce(0, +) + stats.rejected.reduce(0, +)
+      stats.blank + stats.transcoded + stats.skippedLines + stats.rejectedLines
     precondition(stats.lines == 1 && outcomes == 1, "a line must end in exactly one outcome")
     var records = JSONTokenizer()
     for buffer in [output.main.buffer, output.rejects.buffer] {
