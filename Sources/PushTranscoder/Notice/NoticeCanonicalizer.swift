@@ -18,11 +18,16 @@
 ///   JSON content that decodes to the same text, so the slice is replaced by it, marked
 ///   `rawIsCanonical`: writers copy it as it is, readers decode it as before.
 ///
-/// Invariant: the arena is reserved for the sum of the escaped slices' raw lengths before the
-/// first write, and a canonical form is never longer than its raw text, so the arena never
-/// moves while the line is rendered and its slices stay valid until the next `prepare`.
+/// Invariant: a canonical form is never longer than its raw text, and a slice is rewritten
+/// only where the arena has room for its raw length; when it has not, a new arena takes over
+/// and the full one is kept in `retired` until the next `prepare`. No arena moves while the
+/// line is rendered, so the rewritten slices stay valid until then. (One walk over the notice:
+/// a first walk to add up the escaped lengths cost as much as the rewrites of a typical line.)
 struct NoticeCanonicalizer {
-  private var arena = JSONWriter(capacity: 1 << 16)
+  private var arena = JSONWriter(capacity: Self.arenaBytes)
+  /// Full arenas of the current line, kept alive for the slices that point into them.
+  private var retired: [JSONWriter] = []
+  private static let arenaBytes = 1 << 16
   /// The slices rewritten for the current line and their rewrites: the same slice often
   /// appears twice (`untitledBody` repeats `body` when there is no display prefix), and is
   /// rewritten once.
@@ -30,15 +35,11 @@ struct NoticeCanonicalizer {
 
   /// Rewrites the escaped slices of `notice` as described above.
   mutating func prepare(_ notice: inout Notice) {
-    var total = 0
-    notice.forEachSlice { slice in
-      if slice.hasEscapes { total += slice.count }
-      return slice
+    if !rewritten.isEmpty {
+      arena.removeAll()
+      rewritten.removeAll(keepingCapacity: true)
+      if !retired.isEmpty { retired.removeAll() }
     }
-    guard total > 0 else { return }
-    arena.removeAll()
-    rewritten.removeAll(keepingCapacity: true)
-    _ = arena.reserve(total)
     notice.forEachSlice { resolve($0) }
   }
 
@@ -60,11 +61,17 @@ struct NoticeCanonicalizer {
       canonical.rawIsCanonical = true
       return canonical
     }
+    if arena.capacity - arena.count < slice.count {
+      // A full arena stays alive (earlier slices point into it); a new one takes the rest.
+      retired.append(arena)
+      arena = JSONWriter(capacity: max(Self.arenaBytes, slice.count))
+    }
     let start = arena.count
     JSONEscapes.appendCanonical(slice.rawBytes, to: &arena)
     let written = arena.count - start
-    // Safe because the arena was reserved for every escaped byte of the notice (no growth), so
-    // `start ..< start + written` stays where it is until the next `prepare`.
+    // Safe because the arena had room for the slice's raw length, which its canonical form
+    // never exceeds (no growth), so `start ..< start + written` stays where it is until the
+    // next `prepare`.
     let copy = UnsafePointer(arena.buffer.baseAddress! + start)
     if memchr(copy, Int32(ASCII.backslash), written) == nil {
       return StringSlice(pointer: copy, count: written, hasEscapes: false)
