@@ -17,9 +17,11 @@ let package = Package(
     .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
     // glibc's <malloc.h> (`mallopt`), which the Glibc module leaves out.
     .systemLibrary(name: "CMalloc"),
+    // CRC-32 folded with PCLMULQDQ (the batches' manifest checksums and gzip trailers).
+    .target(name: "CCRCFold"),
     .target(
       name: "PushTranscoder",
-      dependencies: ["CZlib", "CLZ4", "CMalloc"]
+      dependencies: ["CZlib", "CLZ4", "CMalloc", "CCRCFold"]
     ),
     .executableTarget(
       name: "push-transcode",

@@ -63,7 +63,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
   private let buffers = WriterPool(limit: 16, smallest: 1 << 16)
   /// gzip compressors kept between batches (`deflateReset` instead of a fresh quarter megabyte
   /// of zlib state per batch); at most one per compression job.
-  private let gzipCompressors = BufferPool<GzipCompressor>(limit: 16)
+  private let gzipCompressors = BufferPool<GzipFileCompressor>(limit: 16)
   // Safe because only the writer thread reads and writes it (`consume`, `submit`, not the jobs).
   /// Per vendor, the size of its last batch: the next one starts with room for about as much.
   @exclusivity(unchecked) private var lastBatchBytes: [Int] = Array(
@@ -230,11 +230,11 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
         case .none:
           crc = CRC32.checksum(content.buffer)
         case .gzip:
-          // deflate computes the CRC-32 for the gzip trailer: no second pass.
+          // The CRC-32 of the gzip trailer is the manifest's: no second pass.
           var file = buffers.take(minimumCapacity: content.count / 2)
           let compressor =
-            gzipCompressors.take() ?? GzipCompressor(level: level)
-          crc = compressor.compressWhole(content.buffer, into: &file)
+            gzipCompressors.take() ?? GzipFileCompressor(level: level)
+          crc = compressor.compress(content.buffer, into: &file)
           gzipCompressors.put(compressor)
           compressed = file
         case .lz4:

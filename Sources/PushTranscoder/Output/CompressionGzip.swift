@@ -95,46 +95,11 @@ public final class GzipCompressor: @unchecked Sendable {
   public static func compress(
     _ bytes: UnsafeBufferPointer<UInt8>, level: Int = defaultLevel, into output: inout JSONWriter
   ) {
-    _ = GzipCompressor(level: level).compressWhole(bytes, into: &output)
+    _ = GzipFileCompressor(level: level).compress(bytes, into: &output)
   }
 
-  /// Resets the compressor and appends a complete gzip file holding `bytes` to `output`, in one
-  /// `deflate` call straight into the writer's buffer; returns the CRC-32 of `bytes` (deflate
-  /// computes it for the gzip trailer, so a batch needs no second pass for its manifest).
-  ///
-  /// The same compressor serves any number of files: `deflateReset` keeps zlib's quarter
-  /// megabyte of window and tables, where a new compressor per batch allocated it afresh (and
-  /// faulted in its pages whenever the allocator had given them back).
-  public func compressWhole(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout JSONWriter)
-    -> UInt32
-  {
-    let status = deflateReset(stream)
-    precondition(status == Z_OK, "deflateReset failed (\(status))")
-    finished = false
-    // zlib counts in 32 bits: a file larger than that takes the streaming path.
-    guard bytes.count < Int(UInt32.max / 2) else {
-      var array: [UInt8] = []
-      append(UnsafeRawBufferPointer(bytes), to: &array)
-      finish(to: &array)
-      array.withUnsafeBufferPointer { output.raw($0) }
-      return UInt32(truncatingIfNeeded: stream.pointee.adler)
-    }
-    let bound = Int(deflateBound(stream, uLong(bytes.count)))
-    // Safe because `reserve(bound)` makes room for deflate's worst case for `bytes.count` input
-    // bytes (deflateBound includes the gzip header and trailer); deflate only reads through
-    // next_in (zlib's API lacks const), and only what it wrote is committed.
-    let target = output.reserve(bound)
-    stream.pointee.next_in = UnsafeMutablePointer(mutating: bytes.baseAddress)
-    stream.pointee.avail_in = uInt(bytes.count)
-    stream.pointee.next_out = target
-    stream.pointee.avail_out = uInt(bound)
-    let result = deflate(stream, Z_FINISH)
-    precondition(result == Z_STREAM_END, "deflate did not finish within deflateBound (\(result))")
-    output.advance(by: bound - Int(stream.pointee.avail_out))
-    finished = true
-    // With the gzip wrapper, `adler` holds the CRC-32 of the input (zlib's `crc32`).
-    return UInt32(truncatingIfNeeded: stream.pointee.adler)
-  }
+  /// The CRC-32 zlib computed of everything compressed so far (valid after `finish`).
+  var inputCRC: UInt32 { UInt32(truncatingIfNeeded: stream.pointee.adler) }
 
   private func run(_ flush: Int32, _ output: inout [UInt8]) {
     while true {

@@ -110,15 +110,22 @@ import Testing
     #expect(collect(ChunkReader(paths: [path])).lines.count == payload.count { $0 == 0x0A })
   }
 
-  /// One gzip compressor reused for several batch files: each file is what a fresh compressor
-  /// writes, and the CRC-32 it returns (deflate's, for the trailer) is the content's.
-  @Test func aReusedGzipCompressorWritesFreshFilesAndTheirCRC() {
-    let compressor = GzipCompressor(level: 1)
+  /// One gzip file compressor reused for several batch files: each file is, byte for byte,
+  /// what zlib's own gzip wrapper writes at that level (header, deflate stream, trailer), and
+  /// the CRC-32 it returns (the trailer's) is the content's.
+  @Test(arguments: [1, 2, 6, 9])
+  func aReusedGzipFileCompressorWritesZlibsGzipFiles(level: Int) {
+    let compressor = GzipFileCompressor(level: level)
     for input in [payload, Array("short\n".utf8), [], Array(payload.prefix(70_001))] {
       var writer = JSONWriter(capacity: 16)
-      let crc = input.withUnsafeBufferPointer { compressor.compressWhole($0, into: &writer) }
+      let crc = input.withUnsafeBufferPointer { compressor.compress($0, into: &writer) }
       #expect(crc == CRC32.checksum(input))
-      #expect(writer.bytes == GzipCompressor.compress(input, level: 1))
+      let streamed = GzipCompressor(level: level)
+      var reference: [UInt8] = []
+      streamed.append(input, to: &reference)
+      streamed.finish(to: &reference)
+      #expect(writer.bytes == reference)
+      #expect(streamed.inputCRC == crc)
     }
   }
 
