@@ -27,6 +27,40 @@ import Testing
     }
   }
 
+  /// Escaped texts larger together than the canonicalizer's 64 KiB arena: each slice that does
+  /// not fit starts a new arena, and the slices rewritten into the full ones stay valid while
+  /// the line is rendered; a later small line reuses the canonicalizer.
+  @Test func canonicalizerKeepsEarlierRewritesWhenItsArenaFills() {
+    var canonicalizer = NoticeCanonicalizer()
+    // 30,000 × `\u6709` is 180,000 bytes escaped, 90,000 decoded: one slice alone exceeds
+    // the arena, and body, title and sender together fill several.
+    let big = Array(String(repeating: #"\u6709"#, count: 30_000).utf8)
+    let medium = Array(String(repeating: #"\u00e9x"#, count: 9_000).utf8)
+    let small = Array(#"\u4f60\u597d"#.utf8)
+    for round in 0..<3 {
+      big.withUnsafeBufferPointer { bigBytes in
+        medium.withUnsafeBufferPointer { mediumBytes in
+          small.withUnsafeBufferPointer { smallBytes in
+            let body = StringSlice(escapedContent: bigBytes)
+            var notice = Notice(
+              dialect: .tencent, body: [StringSlice(escapedContent: mediumBytes), body],
+              untitledBody: [body], fallbackTitle: StringSlice("t"), lineHash: 0)
+            notice.title = StringSlice(escapedContent: mediumBytes)
+            notice.sender = StringSlice(escapedContent: round == 1 ? smallBytes : bigBytes)
+            canonicalizer.prepare(&notice)
+            let expectedBig = String(repeating: "有", count: 30_000)
+            let expectedMedium = String(repeating: "éx", count: 9_000)
+            #expect(notice.body.map { $0.decodedString() } == [expectedMedium, expectedBig])
+            #expect(notice.body.allSatisfy { !$0.hasEscapes })
+            #expect(notice.untitledBody.map { $0.decodedString() } == [expectedBig])
+            #expect(notice.title?.decodedString() == expectedMedium)
+            #expect(notice.sender?.decodedString() == (round == 1 ? "你好" : expectedBig))
+          }
+        }
+      }
+    }
+  }
+
   @Test func canonicalizerResolvesEscapesOnce() {
     let body = Array(#"\u6709\u65B0\/消息"#.utf8)
     let ext = Array(#"{\"entity\":1}"#.utf8)
