@@ -24,21 +24,34 @@ public final class GzipCompressor: @unchecked Sendable {
   public init(level: Int = GzipCompressor.defaultLevel) {
     precondition(Self.levels.contains(level), "gzip level must be 1...9")
     // Safe because only this compressor holds `stream` and `scratch`; `deinit` frees them once.
-    stream = .allocate(capacity: 1)
-    stream.initialize(to: z_stream())
+    stream = Self.deflateStream(level: level, windowBits: 15 + 16)
     scratch = .allocate(capacity: scratchCapacity)
-    let status = deflateInit2_(
-      stream, Int32(level), Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
-      Int32(MemoryLayout<z_stream>.size))
-    precondition(status == Z_OK, "deflateInit2 failed (\(status))")
   }
 
   deinit {
+    Self.release(stream)
+    scratch.deallocate()
+  }
+
+  /// A deflate stream at `level` with zlib's `windowBits` (31: gzip wrapper; -15: raw deflate),
+  /// default memory level and strategy; freed with `release`.
+  static func deflateStream(level: Int, windowBits: Int32) -> UnsafeMutablePointer<z_stream> {
+    let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+    stream.initialize(to: z_stream())
+    let status = deflateInit2_(
+      stream, Int32(level), Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+      Int32(MemoryLayout<z_stream>.size))
+    precondition(status == Z_OK, "deflateInit2 failed (\(status))")
+    return stream
+  }
+
+  /// Ends and frees a stream `deflateStream` made.
+  static func release(_ stream: UnsafeMutablePointer<z_stream>) {
     deflateEnd(stream)
-    // Safe because zlib has released the stream's state, and nothing else holds the pointers.
+    // Safe because zlib has released the stream's state, and only the caller, which is done
+    // with it, held the pointer.
     stream.deinitialize(count: 1)
     stream.deallocate()
-    scratch.deallocate()
   }
 
   /// Compresses `bytes`, appending whatever compressed output is ready to `output`.

@@ -23,22 +23,12 @@ public final class GzipFileCompressor: @unchecked Sendable {
   public init(level: Int = GzipCompressor.defaultLevel) {
     precondition(GzipCompressor.levels.contains(level), "gzip level must be 1...9")
     self.level = level
-    // Safe because only this compressor holds `stream`; `deinit` frees it once.
-    stream = .allocate(capacity: 1)
-    stream.initialize(to: z_stream())
-    // Negative window bits: raw deflate, no zlib or gzip wrapper.
-    let status = deflateInit2_(
-      stream, Int32(level), Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
-      Int32(MemoryLayout<z_stream>.size))
-    precondition(status == Z_OK, "deflateInit2 failed (\(status))")
+    // Negative window bits: raw deflate, no zlib or gzip wrapper. Safe because only this
+    // compressor holds `stream`; `deinit` frees it once.
+    stream = GzipCompressor.deflateStream(level: level, windowBits: -15)
   }
 
-  deinit {
-    deflateEnd(stream)
-    // Safe because zlib has released the stream's state, and nothing else holds the pointer.
-    stream.deinitialize(count: 1)
-    stream.deallocate()
-  }
+  deinit { GzipCompressor.release(stream) }
 
   /// Appends a complete gzip file holding `bytes` to `output` and returns the CRC-32 of
   /// `bytes`.
