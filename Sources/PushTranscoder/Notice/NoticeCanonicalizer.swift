@@ -38,7 +38,7 @@ struct NoticeCanonicalizer {
     if !rewritten.isEmpty {
       arena.removeAll()
       rewritten.removeAll(keepingCapacity: true)
-      if !retired.isEmpty { retired.removeAll() }
+      retired.removeAll()
     }
     notice.forEachSlice { resolve($0) }
   }

@@ -64,13 +64,13 @@ public final class GzipFileCompressor: @unchecked Sendable {
     let result = deflate(stream, Z_FINISH)
     precondition(result == Z_STREAM_END, "deflate did not finish within deflateBound (\(result))")
     output.advance(by: bound - Int(stream.pointee.avail_out))
-    // The trailer: CRC-32 and length modulo 2^32, little-endian.
-    let size = UInt32(truncatingIfNeeded: bytes.count)
-    for value in [crc, size] {
-      for shift in stride(from: 0, to: 32, by: 8) {
-        output.byte(UInt8(truncatingIfNeeded: value >> UInt32(shift)))
-      }
-    }
+    // The trailer: CRC-32 and length modulo 2^32, little-endian. Safe because `reserve(8)`
+    // makes room for the two unaligned 4-byte stores.
+    let trailer = UnsafeMutableRawPointer(output.reserve(8))
+    trailer.storeBytes(of: crc.littleEndian, as: UInt32.self)
+    trailer.storeBytes(
+      of: UInt32(truncatingIfNeeded: bytes.count).littleEndian, toByteOffset: 4, as: UInt32.self)
+    output.advance(by: 8)
     return crc
   }
 }
