@@ -150,7 +150,7 @@ public struct LineProcessor {
       if let lineHash { notice.lineHash = lineHash }
       // With several vendors, resolve escapes once instead of once per vendor.
       if vendors.count > 1 { canonicalizer.prepare(&notice) }
-      head.prepare(notice, source: output.source, number: number)
+      head.prepare(notice, document, source: output.source, number: number)
       render(notice, document: document, original: original, number: number, into: &output)
     }
   }
@@ -179,9 +179,8 @@ public struct LineProcessor {
       var written = 0
       for part in 1...parts {
         writeRecordHead(
-          notice, document, vendor: id, part: part, perRecord: perRecord, number: number,
-          &output)
-        output.main.raw(",\"payload\":")
+          notice, document, vendor: id, part: part, parts: parts, perRecord: perRecord,
+          number: number, &output)
         var partEffects = RenderEffects()
         let refusal =
           notice.groups.count > 1
@@ -244,10 +243,10 @@ public struct LineProcessor {
     return reason
   }
 
+  /// Writes a record's head up to and including `,"payload":`.
   private func writeRecordHead(
-    _ notice: Notice, _ document: JSONDocument, vendor: VendorID, part: Int, perRecord: Int,
-    number: Int,
-    _ output: inout ChunkOutput
+    _ notice: Notice, _ document: JSONDocument, vendor: VendorID, part: Int, parts: Int,
+    perRecord: Int, number: Int, _ output: inout ChunkOutput
   ) {
     if options.framing == .tsv {
       output.main.raw(vendor.staticName)
@@ -257,6 +256,12 @@ public struct LineProcessor {
     }
     output.main.raw(head.prefix)
     output.main.raw(vendor.staticName)
+    // The usual record (every recipient or the one group, nothing vendor-specific around the
+    // payload): the rest of the head is the line's shared tail, one copy.
+    if parts == 1, let tail = head.sharedTail, !vendor.hasRecordExtras(notice) {
+      output.main.raw(tail)
+      return
+    }
     output.main.byte(ASCII.quote)
     if notice.groups.isEmpty {
       if perRecord >= notice.recipients.count {
@@ -276,12 +281,7 @@ public struct LineProcessor {
       output.main.string(notice.groups[part - 1])
     }
     vendor.writeRecordExtras(notice, into: &output.main)
-    if notice.force { output.main.raw(",\"force\":true") }
-    if let template = notice.template {
-      // The template is a JSON value of the line, passed through in canonical form.
-      output.main.raw(",\"template\":")
-      output.main.value(document, template)
-    }
+    RecordHead.writeKeysBeforePayload(notice, document, into: &output.main)
   }
 
   private func rejectLine(
@@ -344,9 +344,13 @@ struct RecordHead {
   private var scratch = JSONWriter(capacity: 4096)
   private var prefixEnd = 0
   private var numberEnd = 0
+  private var recipientsEnd = 0
+  private var hasSharedTail = false
 
   /// Renders the shared parts for one line (valid until the next `prepare`).
-  mutating func prepare(_ notice: Notice, source: SourceName, number: Int) {
+  mutating func prepare(
+    _ notice: Notice, _ document: JSONDocument, source: SourceName, number: Int
+  ) {
     scratch.removeAll()
     scratch.raw("{\"source\":")
     scratch.raw(source.jsonString)
@@ -371,10 +375,42 @@ struct RecordHead {
       scratch.string(recipient)
     }
     scratch.byte(ASCII.closeBracket)
+    recipientsEnd = scratch.count
+    // The shared tail: what follows the vendor name in every single-part record without
+    // vendor extras, as `writeRecordHead` would write it. Several groups make one record each,
+    // each with its own group: no shared tail.
+    hasSharedTail = notice.groups.count <= 1
+    guard hasSharedTail else { return }
+    scratch.byte(ASCII.quote)
+    if let group = notice.groups.first {
+      scratch.raw(",\"group\":")
+      scratch.string(group)
+    } else {
+      // Safe because `reserve` makes room first, and the recipients lie before
+      // `recipientsEnd`, inside the written bytes.
+      let length = recipientsEnd - numberEnd
+      let target = scratch.reserve(length)
+      target.update(from: scratch.buffer.baseAddress! + numberEnd, count: length)
+      scratch.advance(by: length)
+    }
+    Self.writeKeysBeforePayload(notice, document, into: &scratch)
   }
 
-  // Safe because `prepare` sets `prefixEnd <= numberEnd <= scratch.count`, and only it writes
-  // `scratch`, so these three slices lie within the written bytes.
+  /// `force`, `template` and `,"payload":`, the last keys of every record head.
+  static func writeKeysBeforePayload(
+    _ notice: Notice, _ document: JSONDocument, into writer: inout JSONWriter
+  ) {
+    if notice.force { writer.raw(",\"force\":true") }
+    if let template = notice.template {
+      // The template is a JSON value of the line, passed through in canonical form.
+      writer.raw(",\"template\":")
+      writer.value(document, template)
+    }
+    writer.raw(",\"payload\":")
+  }
+
+  // Safe because `prepare` sets `prefixEnd <= numberEnd <= recipientsEnd <= scratch.count`, and
+  // only it writes `scratch`, so these four slices lie within the written bytes.
 
   /// Everything before the vendor name.
   var prefix: UnsafeBufferPointer<UInt8> {
@@ -386,6 +422,11 @@ struct RecordHead {
   }
   /// `,"to":[…]` with every recipient.
   var recipients: UnsafeBufferPointer<UInt8> {
-    UnsafeBufferPointer(rebasing: scratch.buffer[numberEnd...])
+    UnsafeBufferPointer(rebasing: scratch.buffer[numberEnd..<recipientsEnd])
+  }
+  /// What follows the vendor name in a single-part record without vendor extras: `"`, the
+  /// recipients or the group, `force`, `template` and `,"payload":`; nil with several groups.
+  var sharedTail: UnsafeBufferPointer<UInt8>? {
+    hasSharedTail ? UnsafeBufferPointer(rebasing: scratch.buffer[recipientsEnd...]) : nil
   }
 }

@@ -20,6 +20,10 @@ struct APNs: PushVendor {
     }
   }
 
+  func hasRecordExtras(_ notice: Notice) -> Bool {
+    notice.apns.liveActivity != nil || notice.apns.voip
+  }
+
   func renderPayload(
     _ notice: Notice, _ context: RenderContext, part: Int, parts: Int,
     into writer: inout JSONWriter, effects: inout RenderEffects

@@ -82,6 +82,10 @@ public protocol PushVendor: Sendable {
   /// `live_activity_id`), written with their leading comma, e.g. `,"push_type":"voip"`.
   func writeRecordExtras(_ notice: Notice, into writer: inout JSONWriter)
 
+  /// True when `writeRecordExtras` writes something for `notice`: the record head is then
+  /// written in full instead of copied from the line's shared tail (`RecordHead`).
+  func hasRecordExtras(_ notice: Notice) -> Bool
+
   /// Appends the payload object for `notice` to `writer`, within the vendor's caps and budgets,
   /// or returns a refusal and leaves `writer` as it was. `part`/`parts` number the records this
   /// message makes for this vendor (1-based; vivo suffixes `requestId` when `parts > 1`).
@@ -97,4 +101,7 @@ extension PushVendor {
 
   /// Most vendors add nothing to the record around their payload.
   public func writeRecordExtras(_ notice: Notice, into writer: inout JSONWriter) {}
+
+  /// Most vendors add nothing to the record around their payload.
+  public func hasRecordExtras(_ notice: Notice) -> Bool { false }
 }

@@ -113,6 +113,21 @@ extension VendorID {
     }
   }
 
+  /// `VendorRegistry.vendor(self).hasRecordExtras`, dispatched by a switch.
+  func hasRecordExtras(_ notice: Notice) -> Bool {
+    switch self {
+    case .apns: APNs().hasRecordExtras(notice)
+    case .fcm: FCM().hasRecordExtras(notice)
+    case .huawei: Huawei().hasRecordExtras(notice)
+    case .honor: Honor().hasRecordExtras(notice)
+    case .harmony: Harmony().hasRecordExtras(notice)
+    case .xiaomi: Xiaomi().hasRecordExtras(notice)
+    case .oppo: OPPO().hasRecordExtras(notice)
+    case .vivo: Vivo().hasRecordExtras(notice)
+    case .meizu: Meizu().hasRecordExtras(notice)
+    }
+  }
+
   /// `VendorRegistry.vendor(self).renderPayload`, dispatched by a switch (see
   /// `writeRecordExtras`).
   func renderPayload(

@@ -59,6 +59,10 @@ enum NoticeFixture {
       var extras = JSONWriter()
       renderer.writeRecordExtras(notice, into: &extras)
       rendered.extras = String(decoding: extras.bytes, as: UTF8.self)
+      // The record head is copied from the line's shared tail unless the vendor says it has
+      // extras: the two must agree, through the protocol and through `VendorID`'s switch.
+      #expect(renderer.hasRecordExtras(notice) == !extras.isEmpty)
+      #expect(vendor.hasRecordExtras(notice) == !extras.isEmpty)
       return rendered
     }
   }
