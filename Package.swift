@@ -32,7 +32,7 @@ let package = Package(
       // The Swift runtime and FoundationEssentials linked into the executable on Linux (what
       // `swift build --static-swift-stdlib` does, made the default): start-up takes 3 ms less
       // (no symbol binding for a dozen runtime libraries, no PLT on retain/release) and runs
-      // 2-3 % faster (docs/DECISIONS.md, BENCHMARKS.md twelfth pass).
+      // 1-3 % faster (docs/DECISIONS.md, BENCHMARKS.md twelfth pass).
       linkerSettings: [
         .unsafeFlags(
           [
