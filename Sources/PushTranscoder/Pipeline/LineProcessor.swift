@@ -362,12 +362,8 @@ struct RecordHead {
     if let key = notice.key { scratch.string(key) } else { scratch.raw("null") }
     scratch.raw(",\"vendor\":\"")
     prefixEnd = scratch.count
-    // The number again, for TSV framing: copied, not formatted twice. Safe because `reserve`
-    // makes room first, and the digits lie before `prefixEnd`, inside the written bytes.
-    let digits = digitsEnd - digitsStart
-    let target = scratch.reserve(digits)
-    target.update(from: scratch.buffer.baseAddress! + digitsStart, count: digits)
-    scratch.advance(by: digits)
+    // The number again, for TSV framing: copied, not formatted twice.
+    appendCopy(of: digitsStart..<digitsEnd)
     numberEnd = scratch.count
     scratch.raw(",\"to\":[")
     for (index, recipient) in notice.recipients.enumerated() {
@@ -386,14 +382,19 @@ struct RecordHead {
       scratch.raw(",\"group\":")
       scratch.string(group)
     } else {
-      // Safe because `reserve` makes room first, and the recipients lie before
-      // `recipientsEnd`, inside the written bytes.
-      let length = recipientsEnd - numberEnd
-      let target = scratch.reserve(length)
-      target.update(from: scratch.buffer.baseAddress! + numberEnd, count: length)
-      scratch.advance(by: length)
+      appendCopy(of: numberEnd..<recipientsEnd)
     }
     Self.writeKeysBeforePayload(notice, document, into: &scratch)
+  }
+
+  /// Appends a copy of `range` of the bytes already written to `scratch`.
+  private mutating func appendCopy(of range: Range<Int>) {
+    precondition(range.lowerBound >= 0 && range.upperBound <= scratch.count)
+    // Safe because `reserve` makes room first (it may move the buffer, so the source is taken
+    // after it), and `range` lies inside the written bytes, before the room it made.
+    let target = scratch.reserve(range.count)
+    target.update(from: scratch.buffer.baseAddress! + range.lowerBound, count: range.count)
+    scratch.advance(by: range.count)
   }
 
   /// `force`, `template` and `,"payload":`, the last keys of every record head.
