@@ -131,31 +131,54 @@ public enum PushText {
     }
   }
 
+  /// `decodedPrefix(scalars:)` written over the contents of `bytes`, reusing its storage.
+  func decodePrefix(scalars limit: Int, into bytes: inout [UInt8]) {
+    switch self {
+    case .slice(let slice):
+      [UInt8].refill(&bytes, capacity: slice.count) {
+        Self.decodePrefix(of: CollectionOfOne(slice), scalars: limit, at: $0)
+      }
+    case .pieces(let pieces):
+      let capacity = pieces.reduce(0) { $0 + $1.count }
+      [UInt8].refill(&bytes, capacity: capacity) {
+        Self.decodePrefix(of: pieces, scalars: limit, at: $0)
+      }
+    case .decoded:
+      bytes = decodedPrefix(scalars: limit)
+    }
+  }
+
   /// Decodes (or copies) the pieces' first `limit` scalars straight into one array of
   /// `capacity` bytes, their stored length: decoding never lengthens a text.
   private static func decodedPrefix<Pieces: Sequence<StringSlice>>(
     of pieces: Pieces, capacity: Int, scalars limit: Int
   ) -> [UInt8] {
-    [UInt8].filled(capacity: capacity) { out in
-      // Safe because the buffer has room for every piece's stored bytes, and a decoded or
-      // copied piece never takes more room than it is stored in.
-      var written = 0
-      var remaining = limit
-      for piece in pieces where remaining > 0 {
-        let start = written
-        if piece.hasEscapes {
-          written += JSONEscapes.decode(piece.rawBytes, at: out + written, maxScalars: remaining)
-        } else {
-          let raw = piece.rawBytes
-          let end = TextCut.scalarPrefixEnd(raw, scalars: remaining)
-          (out + written).initialize(from: piece.pointer, count: end)
-          written += end
-        }
-        remaining -= ScalarCount.ofUTF8(
-          UnsafeBufferPointer(start: out + start, count: written - start))
+    [UInt8].filled(capacity: capacity) { decodePrefix(of: pieces, scalars: limit, at: $0) }
+  }
+
+  /// Decodes (or copies) the pieces' first `limit` scalars to `out`, which has room for their
+  /// stored bytes (decoding never lengthens a text), and returns the bytes written.
+  private static func decodePrefix<Pieces: Sequence<StringSlice>>(
+    of pieces: Pieces, scalars limit: Int, at out: UnsafeMutablePointer<UInt8>
+  ) -> Int {
+    // Safe because the buffer has room for every piece's stored bytes, and a decoded or
+    // copied piece never takes more room than it is stored in.
+    var written = 0
+    var remaining = limit
+    for piece in pieces where remaining > 0 {
+      let start = written
+      if piece.hasEscapes {
+        written += JSONEscapes.decode(piece.rawBytes, at: out + written, maxScalars: remaining)
+      } else {
+        let raw = piece.rawBytes
+        let end = TextCut.scalarPrefixEnd(raw, scalars: remaining)
+        (out + written).initialize(from: piece.pointer, count: end)
+        written += end
       }
-      return written
+      remaining -= ScalarCount.ofUTF8(
+        UnsafeBufferPointer(start: out + start, count: written - start))
     }
+    return written
   }
 
   /// The number of decoded UTF-8 bytes.

@@ -45,8 +45,19 @@ extension TextCut {
     of decoded: [UInt8], limit: Int, unit: Unit, extraCapacity: Int = 0,
     scan: EscapedScan? = nil
   ) -> [UInt8]? {
+    decoded.withUnsafeBufferPointer { bytes in
+      directPrefixEnd(of: bytes, limit: limit, unit: unit, scan: scan).map {
+        prefixCopy(bytes, upTo: $0, extraCapacity: extraCapacity)
+      }
+    }
+  }
+
+  /// The length of the prefix `directPrefix` copies (nil when it gives nil).
+  static func directPrefixEnd(
+    of bytes: UnsafeBufferPointer<UInt8>, limit: Int, unit: Unit, scan: EscapedScan? = nil
+  ) -> Int? {
     guard limit >= 0 else { return nil }
-    return decoded.withUnsafeBufferPointer { bytes -> [UInt8]? in
+    do {
       // `end`: the end of the longest prefix of whole scalars whose cost fits.
       var end: Int
       switch unit {
@@ -62,12 +73,12 @@ extension TextCut {
       // Safe because 0 <= end < bytes.count from here on, nextEnd <= bytes.count is checked, and
       // every range below runs between scalar starts found walking down from `end`.
       // The first scalar alone is over the limit, and so is the first cluster.
-      if end == 0 { return prefixCopy(bytes, upTo: 0, extraCapacity: extraCapacity) }
+      if end == 0 { return 0 }
       let nextEnd = end + utf8Length(bytes[end])
       guard nextEnd <= bytes.count else { return nil }
       var start = scalarStart(bytes, before: end)
       if isSimple(range(bytes, start, end)) && isSimple(range(bytes, end, nextEnd)) {
-        return prefixCopy(bytes, upTo: end, extraCapacity: extraCapacity)
+        return end
       }
       // Look back for two simple scalars side by side: the boundary between them is a restart.
       var restart = 0
@@ -90,9 +101,9 @@ extension TextCut {
         unit == .scalars
         ? ScalarCount.ofUTF8(range(bytes, 0, restart))
         : JSONEscapes.escapedLength(range(bytes, 0, restart))
-      let kept = graphemePrefix(
-        of: Array(bytes[restart..<nextEnd]), limit: limit - used, cost: unit.characterCost)
-      return prefixCopy(bytes, upTo: restart + kept.count, extraCapacity: extraCapacity)
+      let kept = graphemePrefixEnd(
+        of: range(bytes, restart, nextEnd), limit: limit - used, cost: unit.characterCost)
+      return restart + kept
     }
   }
 
@@ -101,7 +112,7 @@ extension TextCut {
   static func range(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int)
     -> UnsafeBufferPointer<UInt8>
   {
-    // Safe because `directPrefix`, the only caller, passes 0 <= from <= to <= bytes.count.
+    // Safe because `directPrefixEnd`, the only caller, passes 0 <= from <= to <= bytes.count.
     UnsafeBufferPointer(rebasing: bytes[from..<to])
   }
 

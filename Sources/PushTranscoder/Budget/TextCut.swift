@@ -29,16 +29,18 @@ public enum TextCut {
     // after the last kept one looks one scalar ahead.
     let prefix =
       memo?.decodedPrefix(text, scalars: cap + 1) ?? text.decodedPrefix(scalars: cap + 1)
-    var bytes =
-      directPrefix(
-        of: prefix, limit: cap - ellipsisScalars, unit: .scalars, extraCapacity: ellipsisBytes)
-      ?? simplePrefix(
-        of: prefix, limit: cap - ellipsisScalars, cost: { _ in 1 }, extraCapacity: ellipsisBytes)
-      ?? graphemePrefix(of: prefix, limit: cap - ellipsisScalars) { character in
-        character.unicodeScalars.count
-      }
+    let limit = cap - ellipsisScalars
+    let end = prefix.withUnsafeBufferPointer { bytes in
+      directPrefixEnd(of: bytes, limit: limit, unit: .scalars)
+        ?? simplePrefixEnd(of: bytes, limit: limit, cost: { _ in 1 })
+        ?? graphemePrefixEnd(of: bytes, limit: limit) { $0.unicodeScalars.count }
+    }
+    // The memo writes the cut into storage it keeps from line to line.
+    if let memo { return .decoded(memo.remember(cutOf: text, scalars: cap, prefix: prefix, end)) }
+    var bytes = prefix.withUnsafeBufferPointer {
+      prefixCopy($0, upTo: end, extraCapacity: ellipsisBytes)
+    }
     appendEllipsis(to: &bytes)
-    memo?.remember(cut: bytes, of: text, scalars: cap)
     return .decoded(bytes)
   }
 
@@ -94,7 +96,18 @@ public enum TextCut {
     of decoded: [UInt8], limit: Int, cost: (UnsafeBufferPointer<UInt8>) -> Int,
     extraCapacity: Int = 0
   ) -> [UInt8]? {
-    decoded.withUnsafeBufferPointer { bytes -> [UInt8]? in
+    decoded.withUnsafeBufferPointer { bytes in
+      simplePrefixEnd(of: bytes, limit: limit, cost: cost).map {
+        prefixCopy(bytes, upTo: $0, extraCapacity: extraCapacity)
+      }
+    }
+  }
+
+  /// The length of the prefix `simplePrefix` copies (nil when it gives nil).
+  static func simplePrefixEnd(
+    of bytes: UnsafeBufferPointer<UInt8>, limit: Int, cost: (UnsafeBufferPointer<UInt8>) -> Int
+  ) -> Int? {
+    do {
       var used = 0
       var index = 0
       var previousSimple = true
@@ -119,8 +132,7 @@ public enum TextCut {
         let next = used + cost(scalar)
         if next > limit {
           // Cutting before this scalar: a boundary when it and its predecessor are simple.
-          return simple && previousSimple
-            ? prefixCopy(bytes, upTo: index, extraCapacity: extraCapacity) : nil
+          return simple && previousSimple ? index : nil
         }
         used = next
         previousSimple = simple
@@ -213,6 +225,16 @@ public enum TextCut {
   static func graphemePrefix(
     of decoded: [UInt8], limit: Int, cost: (Character) -> Int
   ) -> [UInt8] {
+    let end = decoded.withUnsafeBufferPointer {
+      graphemePrefixEnd(of: $0, limit: limit, cost: cost)
+    }
+    return Array(decoded[..<end])
+  }
+
+  /// The length of the prefix `graphemePrefix` returns.
+  static func graphemePrefixEnd(
+    of decoded: UnsafeBufferPointer<UInt8>, limit: Int, cost: (Character) -> Int
+  ) -> Int {
     // The bytes are valid UTF-8 (the tokenizer validated them; decoding makes only valid
     // scalars), so the String holds exactly these bytes and UTF-8 offsets carry over.
     let text = String(decoding: decoded, as: UTF8.self)
@@ -224,7 +246,7 @@ public enum TextCut {
       used = next
       end += character.utf8.count
     }
-    return Array(decoded[..<end])
+    return end
   }
 
   /// The longest prefix of decoded UTF-8 that has at most `maxBytes` bytes and ends on a scalar

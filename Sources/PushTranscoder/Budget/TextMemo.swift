@@ -17,8 +17,11 @@ public final class TextMemo {
     var scalars: Int?
     /// A lower bound on the scalars, left by a bounded count that stopped early.
     var scalarsAtLeast = 0
-    /// The decoded UTF-8 of the first `prefixScalars` scalars (all of them when complete).
-    var prefix: [UInt8]?
+    /// The decoded UTF-8 of the first `prefixScalars` scalars (all of them when complete),
+    /// when `hasPrefix`. The array outlives the line: a later line's text decodes into its
+    /// storage instead of a new allocation.
+    var prefix: [UInt8] = []
+    var hasPrefix = false
     var prefixScalars = 0
     var prefixComplete = false
     /// The last scalar cap applied to the text and its result (decoded UTF-8, `…` included).
@@ -26,19 +29,54 @@ public final class TextMemo {
     var cut: [UInt8] = []
     /// The byte-budget cuts' resumable scan of the decoded prefix.
     var escapedScan: EscapedScan?
+
+    init(key: Key) { self.key = key }
+
+    /// Makes a slot of an earlier line describe `key`, knowing nothing yet; the arrays keep
+    /// their storage.
+    mutating func reuse(for key: Key) {
+      self.key = key
+      scalars = nil
+      scalarsAtLeast = 0
+      hasPrefix = false
+      prefixScalars = 0
+      prefixComplete = false
+      cutCap = -1
+      if escapedScan != nil { escapedScan = nil }
+    }
   }
 
   // Safe because a memo belongs to one worker's line processor and none of its methods
   // re-enters another (no overlapping access is possible), so the dynamic exclusivity checks
   // per lookup buy nothing.
   @exclusivity(unchecked) private var entries: [Entry] = []
+  /// The entries of the current line: `entries[..<liveCount]`. The others are slots of earlier
+  /// lines, kept rather than destroyed (a destroyed entry released three references, and a new
+  /// one was appended through the generic array path: 4 % of a nine-vendor render).
+  private var liveCount = 0
 
   /// An empty memo (one per `LineProcessor`).
   public init() {}
 
+  /// The line's ext as the vendors write it (`Notice.extText`), when `hasExt`: nine vendors
+  /// ask for it, and a JSON ext is serialised once per line instead of once per vendor.
+  private var ext: PushText? = nil
+  private var hasExt = false
+
   /// Forgets everything (the next line's texts live elsewhere).
   public func reset() {
-    entries.removeAll(keepingCapacity: true)
+    liveCount = 0
+    hasExt = false
+  }
+
+  /// The line's ext text: `make()` the first time it is asked for after `reset`, then the
+  /// same value.
+  @inline(__always)
+  func extText(_ make: () -> PushText?) -> PushText? {
+    if hasExt { return ext }
+    ext = make()
+    hasExt = true
+    return ext
   }
 
   static func key(_ text: PushText) -> Key? {
@@ -57,9 +95,18 @@ public final class TextMemo {
   }
 
   private func index(_ key: Key) -> Int {
-    if let found = entries.firstIndex(where: { $0.key == key }) { return found }
-    entries.append(Entry(key: key))
-    return entries.count - 1
+    var slot = 0
+    while slot < liveCount {
+      if entries[slot].key == key { return slot }
+      slot += 1
+    }
+    if slot < entries.count {
+      entries[slot].reuse(for: key)
+    } else {
+      entries.append(Entry(key: key))
+    }
+    liveCount += 1
+    return slot
   }
 
   /// `text.scalarCount`, counted once per line.
@@ -104,13 +151,13 @@ public final class TextMemo {
   func escapedSize(of text: PushText, decodedBytes count: Int) -> Int? {
     guard let key = Self.key(text) else { return nil }
     let slot = index(key)
-    guard let scan = entries[slot].escapedScan, let prefix = entries[slot].prefix,
-      count <= prefix.count
+    guard let scan = entries[slot].escapedScan, entries[slot].hasPrefix,
+      count <= entries[slot].prefix.count
     else { return nil }
-    return prefix.withUnsafeBufferPointer { scan.escapedSize($0, upTo: count) }
+    return entries[slot].prefix.withUnsafeBufferPointer { scan.escapedSize($0, upTo: count) }
   }
 
-  /// The cut of `text` to `cap` scalars remembered by `remember(cut:of:scalars:)`, if the last
+  /// The cut of `text` to `cap` scalars remembered by `remember(cutOf:scalars:prefix:_:)`, if the last
   /// cap applied to the text was `cap`.
   public func cut(of text: PushText, scalars cap: Int) -> [UInt8]? {
     guard let key = Self.key(text) else { return nil }
@@ -118,12 +165,28 @@ public final class TextMemo {
     return entries[slot].cutCap == cap ? entries[slot].cut : nil
   }
 
-  /// Remembers the cut of `text` to `cap` scalars (shared, not copied: an array is a value).
-  public func remember(cut: [UInt8], of text: PushText, scalars cap: Int) {
-    guard let key = Self.key(text) else { return }
+  /// Remembers, and returns, the cut of `text` to `cap` scalars made of `prefix[..<end]` and
+  /// `…`, written into the entry's own storage: a cut of an earlier line is no longer shared
+  /// by then, so its bytes are overwritten instead of allocating new ones. `prefix` must be
+  /// `decodedPrefix(text, ...)`'s result or any decoded text with at least `end` bytes.
+  func remember(cutOf text: PushText, scalars cap: Int, prefix: [UInt8], _ end: Int)
+    -> [UInt8]
+  {
+    guard let key = Self.key(text) else {
+      var bytes = Array(prefix[..<end])
+      TextCut.appendEllipsis(to: &bytes)
+      return bytes
+    }
     let slot = index(key)
     entries[slot].cutCap = cap
-    entries[slot].cut = cut
+    entries[slot].cut.removeAll(keepingCapacity: true)
+    entries[slot].cut.reserveCapacity(end + TextCut.ellipsisBytes)
+    prefix.withUnsafeBufferPointer {
+      // Safe because callers pass an `end` at most the prefix's length.
+      entries[slot].cut.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<end]))
+    }
+    TextCut.appendEllipsis(to: &entries[slot].cut)
+    return entries[slot].cut
   }
 
   /// The decoded UTF-8 of at least the first `limit` scalars of `text` (all of it when the
@@ -134,15 +197,16 @@ public final class TextMemo {
   public func decodedPrefix(_ text: PushText, scalars limit: Int) -> [UInt8] {
     guard let key = Self.key(text) else { return text.decodedPrefix(scalars: limit) }
     let slot = index(key)
-    let entry = entries[slot]
-    if let prefix = entry.prefix, entry.prefixComplete || entry.prefixScalars >= limit {
-      return prefix
+    if entries[slot].hasPrefix
+      && (entries[slot].prefixComplete || entries[slot].prefixScalars >= limit)
+    {
+      return entries[slot].prefix
     }
-    let decoded = text.decodedPrefix(scalars: limit)
-    let scalars = decoded.withUnsafeBufferPointer { ScalarCount.ofUTF8($0) }
-    entries[slot].prefix = decoded
+    text.decodePrefix(scalars: limit, into: &entries[slot].prefix)
+    let scalars = entries[slot].prefix.withUnsafeBufferPointer { ScalarCount.ofUTF8($0) }
+    entries[slot].hasPrefix = true
     entries[slot].prefixScalars = scalars
     entries[slot].prefixComplete = scalars < limit
-    return decoded
+    return entries[slot].prefix
   }
 }

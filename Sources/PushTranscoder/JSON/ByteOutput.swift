@@ -21,6 +21,20 @@ extension Array where Element == UInt8 {
       return Array(UnsafeBufferPointer(rebasing: scratch[..<count]))
     }
   }
+
+  /// Replaces the contents of `array` by the bytes `fill` writes, as `filled` does, but in the
+  /// array's own storage when it is unshared and large enough: no allocation.
+  @inline(__always)
+  static func refill(
+    _ array: inout [UInt8], capacity: Int, _ fill: (UnsafeMutablePointer<UInt8>) -> Int
+  ) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Swift.max(capacity, 1)) { scratch in
+      // Safe because `fill` writes at most `capacity` bytes and reports how many.
+      let count = fill(scratch.baseAddress!)
+      array.removeAll(keepingCapacity: true)
+      array.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<count]))
+    }
+  }
 }
 
 extension Array: ByteOutput where Element == UInt8 {

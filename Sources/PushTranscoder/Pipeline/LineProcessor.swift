@@ -165,6 +165,16 @@ public struct LineProcessor {
     let context = RenderContext(document: document, memo: memo)
     var produced = false
     var firstRefusal: RejectReason? = nil
+    // Each vendor's records and cuts for this line, added to the stats after the loop: one
+    // uniqueness check of each stats array per line, not one per vendor (VendorID has nine
+    // cases; the subscripts check it).
+    var recordsWritten = InlineArray<9, Int>(repeating: 0)
+    var titleCuts: UInt16 = 0
+    var bodyCuts: UInt16 = 0
+    // The usual record head (one part, the line's shared tail, no TSV columns) is three copies
+    // written right here; the others go through `writeRecordHead`.
+    let usualPrefix = head.prefix
+    let usualTail = options.framing == .tsv ? nil : head.sharedTail
     for id in vendors {
       let targets = notice.groups.isEmpty ? notice.recipients.count : notice.groups.count
       let perRecord = notice.groups.isEmpty ? id.recipientsPerRecord : 1
@@ -178,9 +188,15 @@ public struct LineProcessor {
       var effects = RenderEffects()
       var written = 0
       for part in 1...parts {
-        writeRecordHead(
-          notice, document, vendor: id, part: part, parts: parts, perRecord: perRecord,
-          number: number, &output)
+        if parts == 1, let usualTail, !id.hasRecordExtras(notice) {
+          output.main.rawMedium(usualPrefix)
+          output.main.raw(id.staticName)
+          output.main.rawMedium(usualTail)
+        } else {
+          writeRecordHead(
+            notice, document, vendor: id, part: part, parts: parts, perRecord: perRecord,
+            number: number, &output)
+        }
         var partEffects = RenderEffects()
         let refusal =
           notice.groups.count > 1
@@ -209,17 +225,38 @@ public struct LineProcessor {
         }
       }
       if written > 0 {
-        output.stats.records[id.rawValue] += written
+        recordsWritten[id.rawValue] = written
         produced = true
       }
-      if effects.titleCut { output.stats.cutTitles[id.rawValue] += 1 }
-      if effects.bodyCut { output.stats.cutBodies[id.rawValue] += 1 }
+      if effects.titleCut { titleCuts |= 1 << id.rawValue }
+      if effects.bodyCut { bodyCuts |= 1 << id.rawValue }
+    }
+    if produced {
+      output.stats.records.withUnsafeMutableBufferPointer { records in
+        for id in vendors { records[id.rawValue] += recordsWritten[id.rawValue] }
+      }
+    }
+    if titleCuts | bodyCuts != 0 {
+      Self.count(titleCuts, into: &output.stats.cutTitles)
+      Self.count(bodyCuts, into: &output.stats.cutBodies)
     }
     if produced {
       output.stats.transcoded += 1
     } else if let firstRefusal {
       // Every selected vendor refused: the line counts once, under the first refusal (SPEC 6.4).
       output.stats.rejected[firstRefusal.rawValue] += 1
+    }
+  }
+
+  /// Adds one to `counts[vendor]` for every vendor whose bit is set in `vendors`.
+  private static func count(_ vendors: UInt16, into counts: inout [Int]) {
+    guard vendors != 0 else { return }
+    counts.withUnsafeMutableBufferPointer { counts in
+      var bits = vendors
+      while bits != 0 {
+        counts[bits.trailingZeroBitCount] += 1
+        bits &= bits - 1
+      }
     }
   }
 
@@ -256,12 +293,6 @@ public struct LineProcessor {
     }
     output.main.raw(head.prefix)
     output.main.raw(vendor.staticName)
-    // The usual record (every recipient or the one group, nothing vendor-specific around the
-    // payload): the rest of the head is the line's shared tail, one copy.
-    if parts == 1, let tail = head.sharedTail, !vendor.hasRecordExtras(notice) {
-      output.main.raw(tail)
-      return
-    }
     output.main.byte(ASCII.quote)
     if notice.groups.isEmpty {
       if perRecord >= notice.recipients.count {

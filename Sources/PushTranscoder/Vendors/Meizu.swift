@@ -13,11 +13,11 @@ struct Meizu: PushVendor {
     into writer: inout JSONWriter, effects: inout RenderEffects
   ) -> VendorRefusal? {
     let texts: CappedTexts
-    switch notice.cappedTexts(
-      VendorLimits.of(.meizu), vendor: .meizu, context: context, effects: &effects)
-    {
-    case .success(let value): texts = value
-    case .failure(let refusal): return refusal
+    do {
+      texts = try notice.cappedTexts(
+        VendorLimits.of(.meizu), vendor: .meizu, context: context, effects: &effects)
+    } catch {
+      return error
     }
     writer.raw("{\"noticeBarInfo\":{\"title\":")
     texts.title.write(into: &writer)

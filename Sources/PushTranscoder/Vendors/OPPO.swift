@@ -12,11 +12,11 @@ struct OPPO: PushVendor {
     into writer: inout JSONWriter, effects: inout RenderEffects
   ) -> VendorRefusal? {
     let texts: CappedTexts
-    switch notice.cappedTexts(
-      VendorLimits.of(.oppo), vendor: .oppo, context: context, effects: &effects)
-    {
-    case .success(let value): texts = value
-    case .failure(let refusal): return refusal
+    do {
+      texts = try notice.cappedTexts(
+        VendorLimits.of(.oppo), vendor: .oppo, context: context, effects: &effects)
+    } catch {
+      return error
     }
     let android = notice.android
     writer.raw("{\"title\":")

@@ -91,7 +91,8 @@ extension Notice {
   }
 
   /// ext as the string the vendors other than Easemob apns `e` carry: the string itself, or for
-  /// a JSON value its canonical JSON text (SPEC 9). Nil when absent or empty.
+  /// a JSON value its canonical JSON text (SPEC 9). Nil when absent or empty. Made once per
+  /// line (the context's memo keeps it; every part of a split message has the same ext).
   func extText(_ context: RenderContext) -> PushText? {
     switch ext {
     case nil:
@@ -99,16 +100,20 @@ extension Notice {
     case .string(let slice):
       return slice.isEmpty ? nil : .slice(slice)
     case .json(let index):
-      let document = context.document
-      if document.kind(index) == .string {
-        let slice = document.string(index)
-        return slice.isEmpty ? nil : .slice(slice)
-      }
-      if document.kind(index) == .null { return nil }
-      var text = JSONWriter(capacity: 256)
-      text.value(document, index)
-      return .decoded(text.bytes)
+      return context.memo.extText { Self.jsonExtText(index, context.document) }
     }
+  }
+
+  /// `extText` for ext given as a JSON value (Easemob).
+  private static func jsonExtText(_ index: Int, _ document: JSONDocument) -> PushText? {
+    if document.kind(index) == .string {
+      let slice = document.string(index)
+      return slice.isEmpty ? nil : .slice(slice)
+    }
+    if document.kind(index) == .null { return nil }
+    var text = JSONWriter(capacity: 256)
+    text.value(document, index)
+    return .decoded(text.bytes)
   }
 
   /// Title, body and ext of a capped vendor (xiaomi, oppo, vivo, meizu): checks the ext field
@@ -117,26 +122,24 @@ extension Notice {
   func cappedTexts(
     _ limits: VendorLimits, vendor: VendorID, context: RenderContext,
     effects: inout RenderEffects
-  ) -> Result<CappedTexts, VendorRefusal> {
+  ) throws(VendorRefusal) -> CappedTexts {
     let ext = extText(context)
     if let ext, let budget = limits.extField,
       let refusal = budget.check(ext, vendor: vendor, memo: context.memo)
     {
-      return .failure(refusal)
+      throw refusal
     }
-    var texts = CappedTexts(title: .slice(requiredTitle()), body: bodyText(titled: true), ext: ext)
-    if let cap = limits.titleScalars,
-      let cut = TextCut.capped(texts.title, scalars: cap, memo: context.memo)
-    {
-      texts.title = cut
-      effects.titleCut = true
+    // Each text is built once and moved into the result: no text value is overwritten.
+    let title = PushText.slice(requiredTitle())
+    let body = bodyText(titled: true)
+    let cutTitle = limits.titleScalars.flatMap {
+      TextCut.capped(title, scalars: $0, memo: context.memo)
     }
-    if let cap = limits.bodyScalars,
-      let cut = TextCut.capped(texts.body, scalars: cap, memo: context.memo)
-    {
-      texts.body = cut
-      effects.bodyCut = true
+    let cutBody = limits.bodyScalars.flatMap {
+      TextCut.capped(body, scalars: $0, memo: context.memo)
     }
-    return .success(texts)
+    if cutTitle != nil { effects.titleCut = true }
+    if cutBody != nil { effects.bodyCut = true }
+    return CappedTexts(title: cutTitle ?? title, body: cutBody ?? body, ext: ext)
   }
 }

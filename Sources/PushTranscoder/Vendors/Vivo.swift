@@ -14,9 +14,10 @@ struct Vivo: PushVendor {
   ) -> VendorRefusal? {
     let limits = VendorLimits.of(.vivo)
     let texts: CappedTexts
-    switch notice.cappedTexts(limits, vendor: .vivo, context: context, effects: &effects) {
-    case .success(let value): texts = value
-    case .failure(let refusal): return refusal
+    do {
+      texts = try notice.cappedTexts(limits, vendor: .vivo, context: context, effects: &effects)
+    } catch {
+      return error
     }
     let android = notice.android
     writer.raw("{\"title\":")
@@ -51,6 +52,22 @@ struct Vivo: PushVendor {
   /// (no `…`) so that the whole fits in `maxBytes`; a single record's base is cut the same way.
   ///
   /// Bytes are those of the decoded UTF-8 value (what vivo stores), not of its JSON escapes.
+  /// The 8 lower-case hex digits of `value`, most significant first, as the bytes of a
+  /// little-endian UInt64 (SWAR: each nibble spread into its own byte, then turned into its
+  /// digit, `a`–`f` being 39 past `9` + 1).
+  @inline(__always)
+  static func hexDigits(_ value: UInt32) -> UInt64 {
+    var x = UInt64(value)
+    x = (x | x << 16) & 0x0000_FFFF_0000_FFFF
+    x = (x | x << 8) & 0x00FF_00FF_00FF_00FF
+    x = (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F
+    // Bytes from least significant: nibbles 0, 1, ... of `value`'s low byte first; reversed
+    // below so the most significant nibble comes first in memory.
+    let letters = ((x &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
+    let digits = x &+ 0x3030_3030_3030_3030 &+ letters &* 39
+    return digits.byteSwapped.littleEndian
+  }
+
   static func writeRequestID(
     _ notice: Notice, part: Int, parts: Int, maxBytes: Int, into writer: inout JSONWriter
   ) {
@@ -78,16 +95,16 @@ struct Vivo: PushVendor {
     } else {
       // `h` + 16 hex digits is 17 ASCII bytes, written in place (no array per line); cut like a
       // key in case the limit is ever lower.
-      let digits: StaticString = "0123456789abcdef"
       let hash = notice.lineHash  // hashes the whole line: once
       // Safe because `reserve(17)` makes room for the 17 bytes written; only the first
       // `min(17, room)` of them are committed.
-      let out = writer.reserve(17)
-      out[0] = UInt8(ascii: "h")
-      for index in 0..<16 {
-        // Safe because `& 0xF` keeps the index below the 16 bytes of `digits`.
-        out[1 + index] = digits.utf8Start[Int((hash >> UInt64(60 - 4 * index)) & 0xF)]
-      }
+      let out = UnsafeMutableRawPointer(writer.reserve(17))
+      out.storeBytes(of: UInt8(ascii: "h"), as: UInt8.self)
+      out.storeBytes(
+        of: Self.hexDigits(UInt32(truncatingIfNeeded: hash >> 32)), toByteOffset: 1, as: UInt64.self
+      )
+      out.storeBytes(
+        of: Self.hexDigits(UInt32(truncatingIfNeeded: hash)), toByteOffset: 9, as: UInt64.self)
       writer.advance(by: min(17, max(room, 0)))
     }
     suffix.withUnsafeBufferPointer { writer.raw($0) }

@@ -12,11 +12,11 @@ struct Xiaomi: PushVendor {
     into writer: inout JSONWriter, effects: inout RenderEffects
   ) -> VendorRefusal? {
     let texts: CappedTexts
-    switch notice.cappedTexts(
-      VendorLimits.of(.xiaomi), vendor: .xiaomi, context: context, effects: &effects)
-    {
-    case .success(let value): texts = value
-    case .failure(let refusal): return refusal
+    do {
+      texts = try notice.cappedTexts(
+        VendorLimits.of(.xiaomi), vendor: .xiaomi, context: context, effects: &effects)
+    } catch {
+      return error
     }
     writer.raw("{\"title\":")
     texts.title.write(into: &writer)

@@ -27,6 +27,47 @@ import Testing
     }
   }
 
+  /// The memo keeps its slots from line to line and writes a new line's prefixes and cuts over
+  /// an earlier line's. A line reuses the buffer of the one before (same addresses, other
+  /// bytes): every answer is the new text's, and a cut the caller kept from the earlier line
+  /// keeps its bytes.
+  @Test func slotsReusedByTheNextLineAnswerForItsTexts() {
+    var buffer = [UInt8](repeating: 0, count: 1024)
+    let lines = [
+      String(repeating: "héllo wörld ", count: 20),
+      String(repeating: "中文测试", count: 40),
+      String(repeating: "ab", count: 150),
+      // Fewer scalars than the first cap, more bytes: only a fresh count says it is not cut.
+      String(repeating: "中", count: 20),
+      "short",
+    ]
+    let memo = TextMemo()
+    var kept: [(cut: [UInt8], expected: [UInt8])] = []
+    for line in lines {
+      memo.reset()
+      let bytes = Array(line.utf8)
+      buffer.replaceSubrange(0..<bytes.count, with: bytes)
+      buffer.withUnsafeBufferPointer { whole in
+        let text = PushText.slice(
+          StringSlice(escapedContent: UnsafeBufferPointer(rebasing: whole[..<bytes.count])))
+        let owned = PushText.decoded(bytes)
+        for cap in [40, 127, 50, 100, 100, 40] {
+          let memoized = TextCut.capped(text, scalars: cap, memo: memo)
+          let exact = TextCut.capped(owned, scalars: cap)
+          #expect(memoized?.decodedBytes() == exact?.decodedBytes(), "\(line.prefix(8)) cap \(cap)")
+          if let memoized, let exact {
+            kept.append((memoized.decodedBytes(), exact.decodedBytes()))
+          }
+        }
+        #expect(memo.scalarCount(text) == owned.scalarCount)
+        #expect(
+          memo.decodedPrefix(text, scalars: 30).starts(with: owned.decodedPrefix(scalars: 30)))
+      }
+    }
+    #expect(kept.count > 5)
+    for (cut, expected) in kept { #expect(cut == expected) }
+  }
+
   /// Escaped texts larger together than the canonicalizer's 64 KiB arena: each slice that does
   /// not fit starts a new arena, and the slices rewritten into the full ones stay valid while
   /// the line is rendered; a later small line reuses the canonicalizer.

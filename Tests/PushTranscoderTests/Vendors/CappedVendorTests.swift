@@ -162,6 +162,26 @@ struct CappedVendorTests {
         == "h" + String(repeating: "0", count: 16 - hex.count) + hex)
   }
 
+  /// The hash's hex digits are made eight at a time (SWAR): every nibble value, in every
+  /// position, gives the digit `String(radix:)` gives.
+  @Test func vivoHexDigitsMatchTheLibrary() {
+    var values: [UInt32] = [0, 0xFFFF_FFFF, 0x0123_4567, 0x89AB_CDEF, 0xDEAD_BEEF, 0x0F0F_0F0F]
+    for nibble: UInt32 in 0...15 {
+      for position: UInt32 in 0...7 { values.append(nibble << (4 * position)) }
+    }
+    var state: UInt32 = 0x1234_5678
+    for _ in 0..<200 {
+      state = state &* 1_664_525 &+ 1_013_904_223
+      values.append(state)
+    }
+    for value in values {
+      var digits = Vivo.hexDigits(value)
+      let text = withUnsafeBytes(of: &digits) { String(decoding: $0, as: UTF8.self) }
+      let hex = String(value, radix: 16)
+      #expect(text == String(repeating: "0", count: 8 - hex.count) + hex)
+    }
+  }
+
   @Test func vivoRequestIDIsCutTo64BytesAndSuffixed() {
     let key = String(repeating: "k", count: 70)
     let one = NoticeFixture.render(.vivo, #"{"key":"\#(key)","body":"b"}"#)
