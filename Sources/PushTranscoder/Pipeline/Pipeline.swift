@@ -26,11 +26,12 @@ public enum WorkItem: Sendable {
 /// without a key), hashed four lines at a time.
 ///
 /// Where it is built depends on the cores (`Pipeline.init`): when the workers leave a core free
-/// (`--threads 1` on two cores), the pipeline's reader thread, which otherwise waits on
+/// (`--threads 2` on four cores), the pipeline's reader thread, which otherwise waits on
 /// `read(2)` most of the time, builds it, and the hashing (about 6 % of a nine-vendor run) is off
-/// the worker's path. When every core runs a worker, each worker builds it for its own piece:
+/// the workers' path. When every core runs a worker, each worker builds it for its own piece:
 /// the CPU is the same, but on the reader the hashing of each chunk delayed the pieces behind
-/// it, and two-thread nine-vendor runs took 3–4 % longer (BENCHMARKS.md, eighth pass).
+/// it, and two-thread nine-vendor runs took 3–4 % longer (BENCHMARKS.md, eighth pass). With
+/// `--threads 1` the one thread builds it, piece by piece.
 public final class IndexedLines: @unchecked Sendable {
   // Safe because the arrays are written only in `init`, before the object is shared, and the
   // line pointers point into `batch`, which this object keeps alive.
@@ -144,12 +145,57 @@ public final class Pipeline: @unchecked Sendable {
 
   /// Runs `nextItem` (the reader) to exhaustion, processes items on the workers and feeds the
   /// outputs in order to `sink`.
+  ///
+  /// With one thread (`--threads 1`) everything runs on the calling thread, item after item:
+  /// reading, hashing, rendering and writing share one core, which is what a user asking for
+  /// one thread (a Spark task per core, many runs side by side) wants. A reader thread would
+  /// take about 0.16 of a second core (read(2) copies and vivo's line hashing). With more
+  /// threads, the reader and the writer get their own threads around the workers.
   public func run(
     options: TranscodeOptions, directory: Directory, sink: RecordSink,
     initialStats: RunStats = RunStats(), progress: Progress? = nil,
     nextItem: @escaping @Sendable () throws -> WorkItem?
   ) -> RunResult {
     let start = DispatchTime.now()
+    var writer = OrderedWriter(sink: sink, stats: initialStats, progress: progress)
+    if threads == 1 {
+      runInline(options: options, directory: directory, writer: &writer, nextItem: nextItem)
+    } else {
+      runParallel(options: options, directory: directory, writer: &writer, nextItem: nextItem)
+    }
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    return writer.finish(seconds: seconds)
+  }
+
+  /// `run` on the calling thread alone.
+  private func runInline(
+    options: TranscodeOptions, directory: Directory, writer: inout OrderedWriter,
+    nextItem: () throws -> WorkItem?
+  ) {
+    let worker = WorkerBox(
+      queue: DispatchQueue(label: "push-transcode.worker.0"),
+      processor: LineProcessor(options: options, directory: directory))
+    var sequence = 0
+    while true {
+      let item: WorkItem?
+      do {
+        item = try nextItem()
+      } catch {
+        writer.stopAfterInputError("\(error)")
+        return
+      }
+      guard let item else { return }
+      let output = worker.process(item, sequence: sequence)
+      sequence += 1
+      guard writer.consume(output) else { return }
+    }
+  }
+
+  /// `run` with a reader thread, `threads` workers and the calling thread as the writer.
+  private func runParallel(
+    options: TranscodeOptions, directory: Directory, writer: inout OrderedWriter,
+    nextItem: @escaping @Sendable () throws -> WorkItem?
+  ) {
     // Created at 0 and raised to the limit: libdispatch traps when a semaphore is freed with a
     // value below the one it was created with, which a cancelled run (`| head`) can leave
     // behind (the reader takes permits the writer never returns).
@@ -189,11 +235,7 @@ public final class Pipeline: @unchecked Sendable {
       self.finishProducing(count: sequence, fatal: nil)
     }
 
-    var stats = initialStats
     var next = 0
-    var fatal: String? = nil
-    var closed = false
-    var inputBytes = 0
     while true {
       condition.lock()
       while results[next] == nil && (producedCount == nil || next < producedCount!) {
@@ -203,50 +245,20 @@ public final class Pipeline: @unchecked Sendable {
       let readerError = readerFatal
       condition.unlock()
       guard let output else {
-        fatal = readerError
-        if readerError != nil {
-          do { try sink.finishAfterInputError() } catch SinkError.closedOutput {} catch {
-            fatal! += "; " + Self.describe(error)
-          }
-        }
+        if let readerError { writer.stopAfterInputError(readerError) }
         break
       }
-      stats.merge(output.stats)
-      inputBytes += output.inputBytes
-      progress?.update(bytes: inputBytes, lines: stats.lines)
-      do {
-        try sink.consume(output)
-      } catch SinkError.closedOutput {
-        closed = true
-        cancel()
-        break
-      } catch {
-        fatal = Self.describe(error)
+      guard writer.consume(output) else {
         cancel()
         break
       }
-      // The sink has written or copied the records: the buffer can serve another chunk.
-      OutputBuffers.recycle(output.main)
       inFlight.signal()
       next += 1
     }
-    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-    progress?.finish()
-    if fatal == nil && !closed {
-      do {
-        try sink.finish(stats: stats, seconds: seconds, inputBytes: inputBytes)
-      } catch SinkError.closedOutput {
-        closed = true
-      } catch {
-        fatal = Self.describe(error)
-      }
-    }
-    if fatal != nil || closed {
+    if writer.stopped {
       // Let the reader and workers wind down: release every permit they may wait on.
       for _ in 0..<(threads * 2 + 2) { inFlight.signal() }
     }
-    return RunResult(
-      stats: stats, inputBytes: inputBytes, seconds: seconds, fatal: fatal, closedOutput: closed)
   }
 
   static func describe(_ error: Error) -> String {
@@ -308,6 +320,69 @@ final class IdleWorkers: @unchecked Sendable {
     workers.append(worker)
     lock.unlock()
     available.signal()
+  }
+}
+
+/// The writer's side of a run: hands outputs to the sink in input order, adds up their stats,
+/// and remembers why the run stopped early (a closed stdout, a fatal error).
+struct OrderedWriter {
+  let sink: RecordSink
+  var stats: RunStats
+  let progress: Progress?
+  var inputBytes = 0
+  var fatal: String? = nil
+  var closed = false
+
+  init(sink: RecordSink, stats: RunStats, progress: Progress?) {
+    self.sink = sink
+    self.stats = stats
+    self.progress = progress
+  }
+
+  /// True once the run must stop: stdout closed or a fatal error.
+  var stopped: Bool { fatal != nil || closed }
+
+  /// Writes the next output in order; false when the run must stop.
+  mutating func consume(_ output: ChunkOutput) -> Bool {
+    stats.merge(output.stats)
+    inputBytes += output.inputBytes
+    progress?.update(bytes: inputBytes, lines: stats.lines)
+    do {
+      try sink.consume(output)
+    } catch SinkError.closedOutput {
+      closed = true
+      return false
+    } catch {
+      fatal = Pipeline.describe(error)
+      return false
+    }
+    // The sink has written or copied the records: the buffer can serve another chunk.
+    OutputBuffers.recycle(output.main)
+    return true
+  }
+
+  /// Stops after a fatal input error, once every output before it is written.
+  mutating func stopAfterInputError(_ message: String) {
+    fatal = message
+    do { try sink.finishAfterInputError() } catch SinkError.closedOutput {} catch {
+      fatal! += "; " + Pipeline.describe(error)
+    }
+  }
+
+  /// Finishes the sink unless the run stopped early, and returns the run's result.
+  mutating func finish(seconds: Double) -> RunResult {
+    progress?.finish()
+    if !stopped {
+      do {
+        try sink.finish(stats: stats, seconds: seconds, inputBytes: inputBytes)
+      } catch SinkError.closedOutput {
+        closed = true
+      } catch {
+        fatal = Pipeline.describe(error)
+      }
+    }
+    return RunResult(
+      stats: stats, inputBytes: inputBytes, seconds: seconds, fatal: fatal, closedOutput: closed)
   }
 }
 
