@@ -163,100 +163,126 @@ public struct LineProcessor {
   ) {
     memo.reset()
     let context = RenderContext(document: document, memo: memo)
-    var produced = false
-    var firstRefusal: RejectReason? = nil
-    // Each vendor's records and cuts for this line, added to the stats after the loop: one
-    // uniqueness check of each stats array per line, not one per vendor (VendorID has nine
-    // cases; the subscripts check it).
-    var recordsWritten = InlineArray<9, Int>(repeating: 0)
-    var titleCuts: UInt16 = 0
-    var bodyCuts: UInt16 = 0
-    // The usual record head (one part, the line's shared tail, no TSV columns) is three copies
-    // written right here; the others go through `writeRecordHead`.
-    let usualPrefix = head.prefix
-    let usualTail = options.framing == .tsv ? nil : head.sharedTail
-    for id in vendors {
-      let targets = notice.groups.isEmpty ? notice.recipients.count : notice.groups.count
-      let perRecord = notice.groups.isEmpty ? id.recipientsPerRecord : 1
-      // Most messages fit one record: no division (a `div` per record was 5 % of this loop).
-      let parts = targets <= perRecord ? 1 : (targets + perRecord - 1) / perRecord
-      // A split message's records can differ in size (Easemob apns `t`, a title per group), so
-      // one of them may not fit where the others do. The message is then rejected for that
-      // vendor (SPEC 5 step 3): none of the vendor's records go out, and its one reject goes
-      // where its first record would have been (9 [6]), whatever the order of the recipients.
-      let vendorStart = output.main.count
-      var effects = RenderEffects()
-      var written = 0
-      for part in 1...parts {
-        if parts == 1, let usualTail, !id.hasRecordExtras(notice) {
-          output.main.rawMedium(usualPrefix)
-          output.main.raw(id.staticName)
-          output.main.rawMedium(usualTail)
-        } else {
-          writeRecordHead(
-            notice, document, vendor: id, part: part, parts: parts, perRecord: perRecord,
-            number: number, &output)
-        }
-        var partEffects = RenderEffects()
-        let refusal =
-          notice.groups.count > 1
-          ? id.renderPayload(
-            notice.forRecord(part: part), context, part: part, parts: parts,
-            into: &output.main, effects: &partEffects)
-          : id.renderPayload(
-            notice, context, part: part, parts: parts, into: &output.main, effects: &partEffects)
-        if let refusal {
-          let reason = refuse(
-            refusal, vendor: id, number: number, from: vendorStart, original: original,
-            into: &output)
-          if firstRefusal == nil { firstRefusal = reason }
-          written = 0
-          effects = RenderEffects()
-          break
-        }
-        effects.titleCut = effects.titleCut || partEffects.titleCut
-        effects.bodyCut = effects.bodyCut || partEffects.bodyCut
-        output.main.raw("}\n")
-        written += 1
-        if options.collectRecordRefs {
-          output.refs.append(
-            RecordRef(
-              vendor: UInt8(id.rawValue), end: UInt32(output.main.count), line: UInt32(number)))
+    var line = LineOutcome()
+    let targets = notice.groups.isEmpty ? notice.recipients.count : notice.groups.count
+    if targets <= 1, options.framing != .tsv, let tail = head.sharedTail {
+      // The usual message: one recipient or one group, so one record per vendor, whose head is
+      // the line's prefix, the vendor's name and the line's tail. Each vendor's record is
+      // rendered by code specialised for it: its name and limits are constants, and its
+      // renderer is called directly.
+      let prefix = head.prefix
+      for id in vendors {
+        switch id {
+        case .apns:
+          renderUsual(APNs(), notice, context, prefix, tail, number, original, &output, &line)
+        case .fcm:
+          renderUsual(FCM(), notice, context, prefix, tail, number, original, &output, &line)
+        case .huawei:
+          renderUsual(Huawei(), notice, context, prefix, tail, number, original, &output, &line)
+        case .honor:
+          renderUsual(Honor(), notice, context, prefix, tail, number, original, &output, &line)
+        case .harmony:
+          renderUsual(Harmony(), notice, context, prefix, tail, number, original, &output, &line)
+        case .xiaomi:
+          renderUsual(Xiaomi(), notice, context, prefix, tail, number, original, &output, &line)
+        case .oppo:
+          renderUsual(OPPO(), notice, context, prefix, tail, number, original, &output, &line)
+        case .vivo:
+          renderUsual(Vivo(), notice, context, prefix, tail, number, original, &output, &line)
+        case .meizu:
+          renderUsual(Meizu(), notice, context, prefix, tail, number, original, &output, &line)
         }
       }
-      if written > 0 {
-        recordsWritten[id.rawValue] = written
-        produced = true
-      }
-      if effects.titleCut { titleCuts |= 1 << id.rawValue }
-      if effects.bodyCut { bodyCuts |= 1 << id.rawValue }
-    }
-    if produced {
-      output.stats.records.withUnsafeMutableBufferPointer { records in
-        for id in vendors { records[id.rawValue] += recordsWritten[id.rawValue] }
+    } else {
+      for id in vendors {
+        renderAnyParts(id, notice, context, number: number, original: original, &output, &line)
       }
     }
-    if titleCuts | bodyCuts != 0 {
-      Self.count(titleCuts, into: &output.stats.cutTitles)
-      Self.count(bodyCuts, into: &output.stats.cutBodies)
-    }
-    if produced {
-      output.stats.transcoded += 1
-    } else if let firstRefusal {
-      // Every selected vendor refused: the line counts once, under the first refusal (SPEC 6.4).
-      output.stats.rejected[firstRefusal.rawValue] += 1
-    }
+    line.count(into: &output.stats, vendors: vendors)
   }
 
-  /// Adds one to `counts[vendor]` for every vendor whose bit is set in `vendors`.
-  private static func count(_ vendors: UInt16, into counts: inout [Int]) {
-    guard vendors != 0 else { return }
-    counts.withUnsafeMutableBufferPointer { counts in
-      var bits = vendors
-      while bits != 0 {
-        counts[bits.trailingZeroBitCount] += 1
-        bits &= bits - 1
+  /// The record of `vendor` for the usual message (see `render`): the head from the line's
+  /// shared parts (or `writeRecordHead` when the vendor writes extras around the payload), the
+  /// payload, and the record's end; or, when the vendor refuses, its reject.
+  @inline(__always)
+  private func renderUsual<Vendor: PushVendor>(
+    _ vendor: Vendor, _ notice: Notice, _ context: RenderContext,
+    _ prefix: UnsafeBufferPointer<UInt8>, _ tail: UnsafeBufferPointer<UInt8>, _ number: Int,
+    _ original: UnsafeBufferPointer<UInt8>, _ output: inout ChunkOutput, _ line: inout LineOutcome
+  ) {
+    let id = vendor.id
+    let start = output.main.count
+    if vendor.hasRecordExtras(notice) {
+      writeRecordHead(
+        notice, context.document, vendor: id, part: 1, parts: 1, perRecord: 1, number: number,
+        &output)
+    } else {
+      output.main.rawMedium(prefix)
+      output.main.raw(id.staticName)
+      output.main.rawMedium(tail)
+    }
+    var effects = RenderEffects()
+    if let refusal = vendor.renderPayload(
+      notice, context, part: 1, parts: 1, into: &output.main, effects: &effects)
+    {
+      let reason = refuse(
+        refusal, vendor: id, number: number, from: start, original: original, into: &output)
+      if line.firstRefusal == nil { line.firstRefusal = reason }
+      return
+    }
+    finishRecord(id, number: number, &output)
+    line.wrote(1, for: id, effects)
+  }
+
+  /// The records of `id` for a message of any number of parts (recipients beyond the vendor's
+  /// per-record limit, several groups), or with TSV framing.
+  private func renderAnyParts(
+    _ id: VendorID, _ notice: Notice, _ context: RenderContext, number: Int,
+    original: UnsafeBufferPointer<UInt8>, _ output: inout ChunkOutput, _ line: inout LineOutcome
+  ) {
+    let targets = notice.groups.isEmpty ? notice.recipients.count : notice.groups.count
+    let perRecord = notice.groups.isEmpty ? id.recipientsPerRecord : 1
+    // Most messages fit one record: no division (a `div` per record was 5 % of this loop).
+    let parts = targets <= perRecord ? 1 : (targets + perRecord - 1) / perRecord
+    // A split message's records can differ in size (Easemob apns `t`, a title per group), so
+    // one of them may not fit where the others do. The message is then rejected for that
+    // vendor (SPEC 5 step 3): none of the vendor's records go out, and its one reject goes
+    // where its first record would have been (9 [6]), whatever the order of the recipients.
+    let vendorStart = output.main.count
+    var effects = RenderEffects()
+    for part in 1...parts {
+      writeRecordHead(
+        notice, context.document, vendor: id, part: part, parts: parts, perRecord: perRecord,
+        number: number, &output)
+      var partEffects = RenderEffects()
+      let refusal =
+        notice.groups.count > 1
+        ? id.renderPayload(
+          notice.forRecord(part: part), context, part: part, parts: parts,
+          into: &output.main, effects: &partEffects)
+        : id.renderPayload(
+          notice, context, part: part, parts: parts, into: &output.main, effects: &partEffects)
+      if let refusal {
+        let reason = refuse(
+          refusal, vendor: id, number: number, from: vendorStart, original: original,
+          into: &output)
+        if line.firstRefusal == nil { line.firstRefusal = reason }
+        return
       }
+      effects.titleCut = effects.titleCut || partEffects.titleCut
+      effects.bodyCut = effects.bodyCut || partEffects.bodyCut
+      finishRecord(id, number: number, &output)
+    }
+    line.wrote(parts, for: id, effects)
+  }
+
+  /// Ends a record whose payload is written (and remembers where it ends, for batches).
+  @inline(__always)
+  private func finishRecord(_ id: VendorID, number: Int, _ output: inout ChunkOutput) {
+    output.main.raw("}\n")
+    if options.collectRecordRefs {
+      output.refs.append(
+        RecordRef(vendor: UInt8(id.rawValue), end: UInt32(output.main.count), line: UInt32(number)))
     }
   }
 
@@ -366,6 +392,56 @@ extension Notice {
     var copy = self
     copy.fallbackTitle = fallbackTitles[part - 1]
     return copy
+  }
+}
+
+/// What the vendors made of one line, added to the stats once the line is rendered: one
+/// uniqueness check of each stats array per line, not one per vendor.
+struct LineOutcome {
+  /// Records written per vendor (VendorID has nine cases; the subscripts check it).
+  var records = InlineArray<9, Int>(repeating: 0)
+  var titleCuts: UInt16 = 0
+  var bodyCuts: UInt16 = 0
+  var produced = false
+  /// The reason of the first vendor that refused the message, if any did.
+  var firstRefusal: RejectReason? = nil
+
+  /// `vendor` wrote `count` records, with these cuts.
+  @inline(__always)
+  mutating func wrote(_ count: Int, for vendor: VendorID, _ effects: RenderEffects) {
+    records[vendor.rawValue] = count
+    produced = true
+    if effects.titleCut { titleCuts |= 1 << vendor.rawValue }
+    if effects.bodyCut { bodyCuts |= 1 << vendor.rawValue }
+  }
+
+  /// Adds the line to `stats` (SPEC 6.4): its records and cuts per vendor, and the line itself
+  /// as transcoded, or as rejected once under the first refusal when every vendor refused.
+  func count(into stats: inout RunStats, vendors: [VendorID]) {
+    if produced {
+      stats.records.withUnsafeMutableBufferPointer { counts in
+        for id in vendors { counts[id.rawValue] += records[id.rawValue] }
+      }
+      stats.transcoded += 1
+    } else if let firstRefusal {
+      stats.rejected[firstRefusal.rawValue] += 1
+    }
+    if titleCuts | bodyCuts != 0 {
+      Self.addOne(titleCuts, into: &stats.cutTitles)
+      Self.addOne(bodyCuts, into: &stats.cutBodies)
+    }
+  }
+
+  /// Adds one to `counts[vendor]` for every vendor whose bit is set in `vendors`.
+  private static func addOne(_ vendors: UInt16, into counts: inout [Int]) {
+    guard vendors != 0 else { return }
+    counts.withUnsafeMutableBufferPointer { counts in
+      var bits = vendors
+      while bits != 0 {
+        counts[bits.trailingZeroBitCount] += 1
+        bits &= bits - 1
+      }
+    }
   }
 }
 
