@@ -58,6 +58,16 @@ public enum PushText {
     return start..<end
   }
 
+  /// True when the text is slices without escapes: raw JSON string content holds no byte
+  /// that needs an escape, so the decoded text needs none either.
+  var isPlain: Bool {
+    switch self {
+    case .slice(let slice): !slice.hasEscapes
+    case .pieces(let pieces): pieces.allSatisfy { !$0.hasEscapes }
+    case .decoded: false
+    }
+  }
+
   /// True when the text decodes to nothing.
   public var isEmpty: Bool {
     switch self {

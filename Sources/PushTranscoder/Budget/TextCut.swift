@@ -18,13 +18,29 @@ public enum TextCut {
   public static func capped(_ text: PushText, scalars cap: Int, memo: TextMemo? = nil)
     -> PushText?
   {
+    capped(text, scalars: cap, memo: memo, borrowing: false)
+  }
+
+  /// `capped(_:scalars:memo:)` for a renderer that writes the result before it asks `memo` for
+  /// anything else: the cut of a text made of slices without escapes (most texts, once the
+  /// canonicalizer has run) comes back as a slice of the memo's storage, which needs no
+  /// escaping when written and holds no array. The slice is valid until `memo` cuts the same
+  /// text again or is reset.
+  static func cappedForWriting(_ text: PushText, scalars cap: Int, memo: TextMemo) -> PushText? {
+    capped(text, scalars: cap, memo: memo, borrowing: true)
+  }
+
+  @inline(__always)
+  private static func capped(
+    _ text: PushText, scalars cap: Int, memo: TextMemo?, borrowing: Bool
+  ) -> PushText? {
     // Every scalar takes at least one stored byte (an escape takes two or more).
     if text.storedByteCount <= cap { return nil }
     let longer =
       memo?.hasMoreScalars(text, than: cap) ?? (text.scalarCount(stoppingAbove: cap) > cap)
     if !longer { return nil }
     // vivo and meizu both cap bodies at 100 scalars: the second asks for the same cut.
-    if let cut = memo?.cut(of: text, scalars: cap) { return .decoded(cut) }
+    if let cut = memo?.cut(of: text, scalars: cap, borrowing: borrowing) { return cut }
     // Only the first cap + 1 scalars can matter: at most cap − 1 are kept, and the boundary
     // after the last kept one looks one scalar ahead.
     let prefix =
@@ -36,7 +52,9 @@ public enum TextCut {
         ?? graphemePrefixEnd(of: bytes, limit: limit) { $0.unicodeScalars.count }
     }
     // The memo writes the cut into storage it keeps from line to line.
-    if let memo { return .decoded(memo.remember(cutOf: text, scalars: cap, prefix: prefix, end)) }
+    if let memo {
+      return memo.remember(cutOf: text, scalars: cap, prefix: prefix, end, borrowing: borrowing)
+    }
     var bytes = prefix.withUnsafeBufferPointer {
       prefixCopy($0, upTo: end, extraCapacity: ellipsisBytes)
     }

@@ -27,6 +27,8 @@ public final class TextMemo {
     /// The last scalar cap applied to the text and its result (decoded UTF-8, `…` included).
     var cutCap = -1
     var cut: [UInt8] = []
+    /// True when the text is slices without escapes: its cut needs no escaping.
+    var cutIsPlain = false
     /// The byte-budget cuts' resumable scan of the decoded prefix.
     var escapedScan: EscapedScan?
 
@@ -157,28 +159,34 @@ public final class TextMemo {
     return entries[slot].prefix.withUnsafeBufferPointer { scan.escapedSize($0, upTo: count) }
   }
 
-  /// The cut of `text` to `cap` scalars remembered by `remember(cutOf:scalars:prefix:_:)`, if the last
-  /// cap applied to the text was `cap`.
-  public func cut(of text: PushText, scalars cap: Int) -> [UInt8]? {
+  /// The cut of `text` to `cap` scalars remembered by `remember(cutOf:...)`, if the last cap
+  /// applied to the text was `cap` (see `remember` for `borrowing`).
+  func cut(of text: PushText, scalars cap: Int, borrowing: Bool) -> PushText? {
     guard let key = Self.key(text) else { return nil }
     let slot = index(key)
-    return entries[slot].cutCap == cap ? entries[slot].cut : nil
+    guard entries[slot].cutCap == cap else { return nil }
+    return cutText(slot, borrowing: borrowing)
   }
 
   /// Remembers, and returns, the cut of `text` to `cap` scalars made of `prefix[..<end]` and
   /// `…`, written into the entry's own storage: a cut of an earlier line is no longer shared
   /// by then, so its bytes are overwritten instead of allocating new ones. `prefix` must be
   /// `decodedPrefix(text, ...)`'s result or any decoded text with at least `end` bytes.
-  func remember(cutOf text: PushText, scalars cap: Int, prefix: [UInt8], _ end: Int)
-    -> [UInt8]
-  {
+  ///
+  /// With `borrowing` (`TextCut.cappedForWriting`), the cut of plain text (slices without
+  /// escapes, so no byte of the cut needs escaping) is a slice of that storage, valid until the
+  /// memo cuts the same text again or is reset; otherwise it is the array itself.
+  func remember(
+    cutOf text: PushText, scalars cap: Int, prefix: [UInt8], _ end: Int, borrowing: Bool
+  ) -> PushText {
     guard let key = Self.key(text) else {
       var bytes = Array(prefix[..<end])
       TextCut.appendEllipsis(to: &bytes)
-      return bytes
+      return .decoded(bytes)
     }
     let slot = index(key)
     entries[slot].cutCap = cap
+    entries[slot].cutIsPlain = text.isPlain
     entries[slot].cut.removeAll(keepingCapacity: true)
     entries[slot].cut.reserveCapacity(end + TextCut.ellipsisBytes)
     prefix.withUnsafeBufferPointer {
@@ -186,7 +194,19 @@ public final class TextMemo {
       entries[slot].cut.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<end]))
     }
     TextCut.appendEllipsis(to: &entries[slot].cut)
-    return entries[slot].cut
+    return cutText(slot, borrowing: borrowing)
+  }
+
+  private func cutText(_ slot: Int, borrowing: Bool) -> PushText {
+    guard borrowing && entries[slot].cutIsPlain else { return .decoded(entries[slot].cut) }
+    // Safe because the array is not mutated, so its storage stays where it is, until the
+    // entry's next `remember(cutOf:...)` (the memo's own array: nobody else holds it while
+    // the slice is in use, so no copy-on-write moves it either); the borrower uses the slice
+    // before that (`TextCut.cappedForWriting`). A cut always holds `…`: never empty. Plain
+    // text decodes to bytes that need no escape, and so does `…`.
+    let storage = entries[slot].cut.withUnsafeBufferPointer { $0 }
+    return .slice(
+      StringSlice(pointer: storage.baseAddress!, count: storage.count, hasEscapes: false))
   }
 
   /// The decoded UTF-8 of at least the first `limit` scalars of `text` (all of it when the

@@ -132,11 +132,14 @@ extension Notice {
     // Each text is built once and moved into the result: no text value is overwritten.
     let title = PushText.slice(requiredTitle())
     let body = bodyText(titled: true)
+    // The body's cut, the longer one, may borrow the memo's storage: it is the last cut asked
+    // for before the caller writes the texts. The title's is an array of its own, whatever
+    // the body's cut does to the memo.
     let cutTitle = limits.titleScalars.flatMap {
       TextCut.capped(title, scalars: $0, memo: context.memo)
     }
     let cutBody = limits.bodyScalars.flatMap {
-      TextCut.capped(body, scalars: $0, memo: context.memo)
+      TextCut.cappedForWriting(body, scalars: $0, memo: context.memo)
     }
     if cutTitle != nil { effects.titleCut = true }
     if cutBody != nil { effects.bodyCut = true }

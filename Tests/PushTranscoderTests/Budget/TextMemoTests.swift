@@ -68,6 +68,31 @@ import Testing
     for (cut, expected) in kept { #expect(cut == expected) }
   }
 
+  /// A cut for writing borrows the memo's storage when the text is plain (no escapes), and
+  /// holds the same text as the owned cut; a text with escapes still gets an array.
+  @Test func cutsForWritingBorrowOnlyPlainText() {
+    let plain = Array(String(repeating: "plain text 中文 ", count: 20).utf8)
+    let escaped = Array(String(repeating: #"say "hi" 中文 "#, count: 20).utf8)
+    for (content, isPlain) in [(plain, true), (escaped, false)] {
+      content.withUnsafeBufferPointer { buffer in
+        let text = PushText.slice(
+          StringSlice(pointer: buffer.baseAddress!, count: buffer.count, hasEscapes: !isPlain))
+        let memo = TextMemo()
+        for cap in [127, 100, 100, 50] {
+          let owned = TextCut.capped(text, scalars: cap)
+          let borrowed = TextCut.cappedForWriting(text, scalars: cap, memo: memo)
+          #expect(borrowed?.decodedBytes() == owned?.decodedBytes(), "cap \(cap)")
+          var viaBorrowed = JSONWriter()
+          var viaOwned = JSONWriter()
+          borrowed?.write(into: &viaBorrowed)
+          owned?.write(into: &viaOwned)
+          #expect(viaBorrowed.bytes == viaOwned.bytes, "cap \(cap)")
+          if case .slice = borrowed { #expect(isPlain) } else { #expect(!isPlain) }
+        }
+      }
+    }
+  }
+
   /// Escaped texts larger together than the canonicalizer's 64 KiB arena: each slice that does
   /// not fit starts a new arena, and the slices rewritten into the full ones stay valid while
   /// the line is rendered; a later small line reuses the canonicalizer.
