@@ -420,7 +420,12 @@ struct LineOutcome {
   func count(into stats: inout RunStats, vendors: [VendorID]) {
     if produced {
       stats.records.withUnsafeMutableBufferPointer { counts in
-        for id in vendors { counts[id.rawValue] += records[id.rawValue] }
+        if vendors.count == counts.count {
+          // Every vendor: a plain loop over the counts.
+          for index in counts.indices { counts[index] += records[index] }
+        } else {
+          for id in vendors { counts[id.rawValue] += records[id.rawValue] }
+        }
       }
       stats.transcoded += 1
     } else if let firstRefusal {
