@@ -4,11 +4,12 @@ BIN_DIR = $(shell $(SWIFT) build -c release --show-bin-path)
 OUT ?= out/sample
 FUZZ_SECONDS ?= 600
 
-.PHONY: help setup build release sample test bench compare corpus lint format fuzz static spark-test clean
+.PHONY: help setup build release sample test tsan bench compare corpus lint format fuzz static spark-test clean
 
 help:
 	@echo "make sample      set up, build (release) and transcode the bundled Corpus/ sample into $(OUT)"
 	@echo "make test        set up and run the whole test suite (swift test)"
+	@echo "make tsan        the test suite under ThreadSanitizer (shared Swift runtime, .build-tsan)"
 	@echo "make bench       run push-transcode-bench (release)"
 	@echo "make compare     ../shared/bench/compare.sh: push-transcode vs cat and simdjson"
 	@echo "make corpus      regenerate Corpus/messages/ (then UPDATE_GOLDEN=1 swift test --filter Golden)"
@@ -37,6 +38,10 @@ sample: release
 test: setup
 	$(SWIFT) build
 	$(SWIFT) test
+
+# ThreadSanitizer cannot run beside the static Swift runtime the executable links by default.
+tsan: setup
+	PUSH_TRANSCODE_SHARED_RUNTIME=1 $(SWIFT) test --sanitize thread --scratch-path .build-tsan
 
 bench: setup
 	$(SWIFT) run -c release push-transcode-bench

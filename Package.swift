@@ -1,6 +1,19 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// The executable's runtime is linked statically on Linux (see below), except when the build
+/// sets PUSH_TRANSCODE_SHARED_RUNTIME: ThreadSanitizer's runtime cannot sit beside a static
+/// Swift runtime (every run stops in its allocator), so `make tsan` links the shared one.
+let staticRuntime: [LinkerSetting] =
+  Context.environment["PUSH_TRANSCODE_SHARED_RUNTIME"] == nil
+  ? [
+    .unsafeFlags(
+      [
+        "-static-stdlib", "-Xlinker", "-l_FoundationCShims", "-Xlinker",
+        "-l_FoundationCollections",
+      ], .when(platforms: [.linux]))
+  ] : []
+
 let package = Package(
   name: "push-transcode",
   products: [
@@ -33,13 +46,7 @@ let package = Package(
       // `swift build --static-swift-stdlib` does, made the default): start-up takes 3 ms less
       // (no symbol binding for a dozen runtime libraries, no PLT on retain/release) and runs
       // 1-3 % faster (docs/DECISIONS.md, BENCHMARKS.md twelfth pass).
-      linkerSettings: [
-        .unsafeFlags(
-          [
-            "-static-stdlib", "-Xlinker", "-l_FoundationCShims", "-Xlinker",
-            "-l_FoundationCollections",
-          ], .when(platforms: [.linux]))
-      ]
+      linkerSettings: staticRuntime
     ),
     .executableTarget(
       name: "push-transcode-bench",
