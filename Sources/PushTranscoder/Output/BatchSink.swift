@@ -73,6 +73,9 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
   private let jobs = DispatchGroup()
   private let jobSlots: DispatchSemaphore
   private let queue = DispatchQueue(label: "push-transcode.compress", attributes: .concurrent)
+  /// `--threads 1`: batches are compressed and written on the writer thread, the run's one
+  /// thread, not beside it.
+  private let inline: Bool
 
   /// Prepares `directory` (refused when it exists, unless `force`). `rejectsPath` (`--rejects
   /// FILE`), when given, gets a copy of the reject records of `DIR/rejects.ndjson`.
@@ -86,6 +89,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
     self.batchRecords = batchRecords
     self.optionsJSON = optionsJSON
     self.jobSlots = DispatchSemaphore.permits(max(1, threads) + 1)
+    self.inline = threads <= 1
     var replaced: ReplacedBatches? = nil
     if let kind = FileSystem.kind(of: directory) {
       guard force else {
@@ -218,7 +222,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
     lastBatchBytes[vendor.rawValue] = content.count
     jobSlots.wait()
     jobs.enter()
-    queue.async { [self] in
+    let job: @Sendable () -> Void = { [self] in
       defer {
         jobSlots.signal()
         jobs.leave()
@@ -271,6 +275,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
         lock.unlock()
       }
     }
+    if inline { job() } else { queue.async(execute: job) }
   }
 
   private func rename(_ from: String, _ to: String) throws {

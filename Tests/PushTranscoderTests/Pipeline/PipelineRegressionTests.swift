@@ -3,6 +3,10 @@ import Testing
 
 @testable import PushTranscoder
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// A run whose output goes away (`| head`) stops with permits of its in-flight semaphore still
 /// taken by the reader. libdispatch traps when a semaphore is freed with a value below the one
 /// it was created with, which killed about one `| head -c 100` run in a hundred (seen as a
@@ -155,5 +159,96 @@ import Testing
     #expect(fromIndex.stats == byLine.stats)
     #expect(fromIndex.inputBytes == batch.byteCount)
     #expect(byLine.stats.records[VendorID.vivo.rawValue] == 4)
+  }
+}
+
+/// `--threads 1` runs on the calling thread: the reader (`nextItem`) and the sink are called on
+/// it, and no second thread hashes or renders ahead (docs/DECISIONS.md [7]). Two threads write
+/// the same bytes.
+@Suite struct OneThreadPipelineTests {
+  /// Records what it is given and the threads it is called on.
+  final class RecordingSink: RecordSink, @unchecked Sendable {
+    // Unchecked: the pipeline calls a sink from its writer only, one call at a time.
+    var bytes: [UInt8] = []
+    var threads: Set<UInt> = []
+    var finished = false
+
+    func consume(_ output: ChunkOutput) throws {
+      threads.insert(UInt(bitPattern: Int(bitPattern: pthread_self())))
+      bytes += output.main.bytes
+    }
+
+    func finish(stats: RunStats, seconds: Double, inputBytes: Int) throws {
+      threads.insert(UInt(bitPattern: Int(bitPattern: pthread_self())))
+      finished = true
+    }
+  }
+
+  /// Thread ids seen by the reader closure (called from the pipeline's threads).
+  final class ThreadLog: @unchecked Sendable {
+    // Unchecked: guarded by `lock`.
+    private let lock = Lock()
+    private var seen: Set<UInt> = []
+    func note() {
+      lock.lock()
+      seen.insert(UInt(bitPattern: Int(bitPattern: pthread_self())))
+      lock.unlock()
+    }
+    var threads: Set<UInt> {
+      lock.lock()
+      defer { lock.unlock() }
+      return seen
+    }
+  }
+
+  func run(threads: Int) -> (sink: RecordingSink, readerThreads: Set<UInt>, result: RunResult) {
+    let lines = (0..<300).map { index in
+      Array(
+        #"{"From_Account":"a\#(index)","To_Account":"b","MsgBody":[{"MsgType":"TIMTextElem","MsgContent":{"Text":"hello \#(index)"}}]}"#
+          .utf8)
+    }
+    // Batches of 50 lines: six work items.
+    let batches = stride(from: 0, to: lines.count, by: 50).map {
+      IndexedLinesTests.Lines(storage: Array(lines[$0..<$0 + 50]))
+    }
+    let sink = RecordingSink()
+    let log = ThreadLog()
+    let next = Counter()
+    let result = Pipeline(threads: threads, cores: 2).run(
+      options: TranscodeOptions(), directory: Directory(), sink: sink
+    ) {
+      log.note()
+      let index = next.increment()
+      return index < batches.count ? .lines(batches[index]) : nil
+    }
+    return (sink, log.threads, result)
+  }
+
+  @Test func oneThreadReadsRendersAndWritesOnTheCallingThread() {
+    let caller = UInt(bitPattern: Int(bitPattern: pthread_self()))
+    let one = run(threads: 1)
+    #expect(one.result.fatal == nil && one.sink.finished)
+    #expect(one.readerThreads == [caller])
+    #expect(one.sink.threads == [caller])
+    #expect(one.result.stats.lines == 300)
+    let two = run(threads: 2)
+    #expect(two.readerThreads != [caller])
+    #expect(two.sink.bytes == one.sink.bytes)
+    #expect(two.result.stats == one.result.stats)
+  }
+
+  /// A counter shared with the reader closure.
+  final class Counter: @unchecked Sendable {
+    // Unchecked: guarded by `lock`.
+    private let lock = Lock()
+    private var value = 0
+    func increment() -> Int {
+      lock.lock()
+      defer {
+        value += 1
+        lock.unlock()
+      }
+      return value
+    }
   }
 }
