@@ -91,8 +91,9 @@ extension Notice {
   }
 
   /// ext as the string the vendors other than Easemob apns `e` carry: the string itself, or for
-  /// a JSON value its canonical JSON text (SPEC 9). Nil when absent or empty. Made once per
-  /// line (the context's memo keeps it; every part of a split message has the same ext).
+  /// a JSON value its canonical JSON text (SPEC 9). Nil when absent or empty. A JSON value's
+  /// text is made once per line (the context's memo keeps it; every part of a split message
+  /// has the same ext).
   func extText(_ context: RenderContext) -> PushText? {
     switch ext {
     case nil:

@@ -47,11 +47,6 @@ struct Vivo: PushVendor {
     return nil
   }
 
-  /// `requestId` ← the key, else `h` + 16 lower-case hex digits of the line's FNV-1a hash
-  /// (SPEC 9). With several vivo records, `-<part>` follows a base cut at a scalar boundary
-  /// (no `…`) so that the whole fits in `maxBytes`; a single record's base is cut the same way.
-  ///
-  /// Bytes are those of the decoded UTF-8 value (what vivo stores), not of its JSON escapes.
   /// The 8 lower-case hex digits of `value`, most significant first, as the bytes of a
   /// little-endian UInt64 (SWAR: each nibble spread into its own byte, then turned into its
   /// digit, `a`–`f` being 39 past `9` + 1).
@@ -68,6 +63,11 @@ struct Vivo: PushVendor {
     return digits.byteSwapped.littleEndian
   }
 
+  /// `requestId` ← the key, else `h` + 16 lower-case hex digits of the line's FNV-1a hash
+  /// (SPEC 9). With several vivo records, `-<part>` follows a base cut at a scalar boundary
+  /// (no `…`) so that the whole fits in `maxBytes`; a single record's base is cut the same way.
+  ///
+  /// Bytes are those of the decoded UTF-8 value (what vivo stores), not of its JSON escapes.
   static func writeRequestID(
     _ notice: Notice, part: Int, parts: Int, maxBytes: Int, into writer: inout JSONWriter
   ) {
