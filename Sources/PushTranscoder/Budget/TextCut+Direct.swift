@@ -31,80 +31,85 @@ extension TextCut {
         }
       }
     }
-  }
 
-  /// How many scalars before the cut are searched for a restart position; past that, the
-  /// segmentation starts at the beginning of the text (as `graphemePrefix` always did).
-  static let restartSearchScalars = 64
-
-  /// The longest prefix of `decoded` (valid UTF-8) made of whole grapheme clusters whose cost
-  /// in `unit` is at most `limit`: what `graphemePrefix(of:limit:cost:)` gives, without its walk
-  /// from the start. Nil when the whole of `decoded` fits (the callers cut only text that does
-  /// not), for the caller to use the other paths.
-  static func directPrefix(
-    of decoded: [UInt8], limit: Int, unit: Unit, extraCapacity: Int = 0,
-    scan: EscapedScan? = nil
-  ) -> [UInt8]? {
-    decoded.withUnsafeBufferPointer { bytes in
-      directPrefixEnd(of: bytes, limit: limit, unit: unit, scan: scan).map {
-        prefixCopy(bytes, upTo: $0, extraCapacity: extraCapacity)
+    /// The cost of one scalar (given as its UTF-8 bytes) in this unit.
+    var scalarCost: (UnsafeBufferPointer<UInt8>) -> Int {
+      switch self {
+      case .scalars: return { _ in 1 }
+      case .escapedBytes: return TextCut.escapedCost
       }
     }
   }
 
-  /// The length of the prefix `directPrefix` copies (nil when it gives nil).
+  /// The length of the longest prefix of `decoded` (valid UTF-8, longer than the cut) made of
+  /// whole grapheme clusters whose cost in `unit` is at most `limit`: the direct path, else the
+  /// simple walk, else full grapheme segmentation, each giving what the last gives.
+  static func cutEnd(
+    of decoded: UnsafeBufferPointer<UInt8>, limit: Int, unit: Unit, scan: EscapedScan? = nil
+  ) -> Int {
+    directPrefixEnd(of: decoded, limit: limit, unit: unit, scan: scan)
+      ?? simplePrefixEnd(of: decoded, limit: limit, cost: unit.scalarCost)
+      ?? graphemePrefixEnd(of: decoded, limit: limit, cost: unit.characterCost)
+  }
+
+  /// How many scalars before the cut are searched for a restart position; past that, the
+  /// segmentation starts at the beginning of the text (as `graphemePrefixEnd` always does).
+  static let restartSearchScalars = 64
+
+  /// The length of the longest prefix of `bytes` (valid UTF-8) made of whole grapheme clusters
+  /// whose cost in `unit` is at most `limit`: what `graphemePrefixEnd(of:limit:cost:)` gives,
+  /// without its walk from the start. Nil when the whole of `bytes` fits (the callers cut only
+  /// text that does not), for the caller to use the other paths.
   static func directPrefixEnd(
     of bytes: UnsafeBufferPointer<UInt8>, limit: Int, unit: Unit, scan: EscapedScan? = nil
   ) -> Int? {
     guard limit >= 0 else { return nil }
-    do {
-      // `end`: the end of the longest prefix of whole scalars whose cost fits.
-      var end: Int
-      switch unit {
-      case .scalars:
-        end = scalarPrefixEnd(bytes, scalars: limit)
-      case .escapedBytes:
-        // Each byte's escaped cost is its own (bytes of a multi-byte scalar cost one each): the
-        // longest byte prefix that fits, backed up to the start of the scalar that crosses it.
-        end = scan?.prefixEnd(bytes, limit: limit) ?? escapedPrefixEnd(bytes, limit: limit)
-        while end < bytes.count && end > 0 && bytes[end] & 0xC0 == 0x80 { end -= 1 }
-      }
-      guard end < bytes.count else { return nil }
-      // Safe because 0 <= end < bytes.count from here on, nextEnd <= bytes.count is checked, and
-      // every range below runs between scalar starts found walking down from `end`.
-      // The first scalar alone is over the limit, and so is the first cluster.
-      if end == 0 { return 0 }
-      let nextEnd = end + utf8Length(bytes[end])
-      guard nextEnd <= bytes.count else { return nil }
-      var start = scalarStart(bytes, before: end)
-      if isSimple(range(bytes, start, end)) && isSimple(range(bytes, end, nextEnd)) {
-        return end
-      }
-      // Look back for two simple scalars side by side: the boundary between them is a restart.
-      var restart = 0
-      var startEnd = end
-      var searched = 0
-      while start > 0 && searched < restartSearchScalars {
-        let previous = scalarStart(bytes, before: start)
-        if isSimple(range(bytes, previous, start)) && isSimple(range(bytes, start, startEnd)) {
-          restart = start
-          break
-        }
-        startEnd = start
-        start = previous
-        searched += 1
-      }
-      // Everything before the restart is whole clusters that fit; segment the rest, up to and
-      // including the scalar that crosses the limit (a boundary depends only on the scalars
-      // before it and the one after it).
-      let used =
-        unit == .scalars
-        ? ScalarCount.ofUTF8(range(bytes, 0, restart))
-        : JSONEscapes.escapedLength(range(bytes, 0, restart))
-      let kept = graphemePrefixEnd(
-        of: range(bytes, restart, nextEnd), limit: limit - used, cost: unit.characterCost)
-      return restart + kept
+    // `end`: the end of the longest prefix of whole scalars whose cost fits.
+    var end: Int
+    switch unit {
+    case .scalars:
+      end = scalarPrefixEnd(bytes, scalars: limit)
+    case .escapedBytes:
+      // Each byte's escaped cost is its own (bytes of a multi-byte scalar cost one each): the
+      // longest byte prefix that fits, backed up to the start of the scalar that crosses it.
+      end = scan?.prefixEnd(bytes, limit: limit) ?? escapedPrefixEnd(bytes, limit: limit)
+      while end < bytes.count && end > 0 && bytes[end] & 0xC0 == 0x80 { end -= 1 }
     }
+    guard end < bytes.count else { return nil }
+    // Safe because 0 <= end < bytes.count from here on, nextEnd <= bytes.count is checked, and
+    // every range below runs between scalar starts found walking down from `end`.
+    // The first scalar alone is over the limit, and so is the first cluster.
+    if end == 0 { return 0 }
+    let nextEnd = end + utf8Length(bytes[end])
+    guard nextEnd <= bytes.count else { return nil }
+    var start = scalarStart(bytes, before: end)
+    if isSimple(range(bytes, start, end)) && isSimple(range(bytes, end, nextEnd)) {
+      return end
+    }
+    // Look back for two simple scalars side by side: the boundary between them is a restart.
+    var restart = 0
+    var startEnd = end
+    var searched = 0
+    while start > 0 && searched < restartSearchScalars {
+      let previous = scalarStart(bytes, before: start)
+      if isSimple(range(bytes, previous, start)) && isSimple(range(bytes, start, startEnd)) {
+        restart = start
+        break
+      }
+      startEnd = start
+      start = previous
+      searched += 1
+    }
+    // Everything before the restart is whole clusters that fit; segment the rest, up to and
+    // including the scalar that crosses the limit (a boundary depends only on the scalars
+    // before it and the one after it).
+    let used =
+      unit == .scalars
+      ? ScalarCount.ofUTF8(range(bytes, 0, restart))
+      : JSONEscapes.escapedLength(range(bytes, 0, restart))
+    let kept = graphemePrefixEnd(
+      of: range(bytes, restart, nextEnd), limit: limit - used, cost: unit.characterCost)
+    return restart + kept
   }
 
   /// `bytes[from ..< to]`.

@@ -45,11 +45,8 @@ public enum TextCut {
     // after the last kept one looks one scalar ahead.
     let prefix =
       memo?.decodedPrefix(text, scalars: cap + 1) ?? text.decodedPrefix(scalars: cap + 1)
-    let limit = cap - ellipsisScalars
-    let end = prefix.withUnsafeBufferPointer { bytes in
-      directPrefixEnd(of: bytes, limit: limit, unit: .scalars)
-        ?? simplePrefixEnd(of: bytes, limit: limit, cost: { _ in 1 })
-        ?? graphemePrefixEnd(of: bytes, limit: limit) { $0.unicodeScalars.count }
+    let end = prefix.withUnsafeBufferPointer {
+      cutEnd(of: $0, limit: cap - ellipsisScalars, unit: .scalars)
     }
     // The memo writes the cut into storage it keeps from line to line.
     if let memo {
@@ -81,17 +78,12 @@ public enum TextCut {
     let wanted = max(0, room - ellipsisBytes) + 1
     let prefix =
       memo?.decodedPrefix(text, scalars: wanted) ?? text.decodedPrefix(scalars: wanted)
-    var bytes =
-      directPrefix(
-        of: prefix, limit: room - ellipsisBytes, unit: .escapedBytes, extraCapacity: ellipsisBytes,
-        scan: memo?.escapedScan(text))
-      ?? simplePrefix(
-        of: prefix, limit: room - ellipsisBytes, cost: escapedCost, extraCapacity: ellipsisBytes)
-      ?? graphemePrefix(of: prefix, limit: room - ellipsisBytes) { character in
-        var length = 0
-        for byte in character.utf8 { length += JSONEscapes.escapedLength(byte) }
-        return length
-      }
+    let scan = memo?.escapedScan(text)
+    var bytes = prefix.withUnsafeBufferPointer {
+      prefixCopy(
+        $0, upTo: cutEnd(of: $0, limit: room - ellipsisBytes, unit: .escapedBytes, scan: scan),
+        extraCapacity: ellipsisBytes)
+    }
     appendEllipsis(to: &bytes)
     return bytes
   }
@@ -108,56 +100,43 @@ public enum TextCut {
   /// GB999: neither is CR, LF, a control, Extend, ZWJ, SpacingMark, Prepend, a regional
   /// indicator, a Hangul jamo or syllable, or an Indic consonant, so no rule joins them) and
   /// every scalar before it ends a cluster only if its successor starts one — which, for the
-  /// longest prefix, is all that matters. Returns nil (use `graphemePrefix`) otherwise, or when
-  /// the whole text fits (the caller only cuts text that does not).
-  static func simplePrefix(
-    of decoded: [UInt8], limit: Int, cost: (UnsafeBufferPointer<UInt8>) -> Int,
-    extraCapacity: Int = 0
-  ) -> [UInt8]? {
-    decoded.withUnsafeBufferPointer { bytes in
-      simplePrefixEnd(of: bytes, limit: limit, cost: cost).map {
-        prefixCopy(bytes, upTo: $0, extraCapacity: extraCapacity)
-      }
-    }
-  }
-
-  /// The length of the prefix `simplePrefix` copies (nil when it gives nil).
+  /// longest prefix, is all that matters. Returns the cut's length, or nil (use
+  /// `graphemePrefixEnd`) otherwise, or when the whole text fits (the caller only cuts text that
+  /// does not).
   static func simplePrefixEnd(
     of bytes: UnsafeBufferPointer<UInt8>, limit: Int, cost: (UnsafeBufferPointer<UInt8>) -> Int
   ) -> Int? {
-    do {
-      var used = 0
-      var index = 0
-      var previousSimple = true
-      let base = bytes.baseAddress
-      while index < bytes.count {
-        // Eight printable ASCII bytes other than `"` and `\` are eight simple scalars that cost
-        // one each in both units: skip them while they fit.
-        // Safe because index + 8 <= bytes.count, so `base` is non-nil and the load is in bounds.
-        if index + 8 <= bytes.count && used + 8 <= limit,
-          isPlainASCII(UnsafeRawPointer(base! + index).loadUnaligned(as: UInt64.self))
-        {
-          used += 8
-          index += 8
-          previousSimple = true
-          continue
-        }
-        // Safe because index < bytes.count, and the guard keeps the scalar inside the buffer.
-        let length = utf8Length(bytes[index])
-        guard index + length <= bytes.count else { return nil }
-        let scalar = UnsafeBufferPointer(rebasing: bytes[index..<index + length])
-        let simple = isSimple(scalar)
-        let next = used + cost(scalar)
-        if next > limit {
-          // Cutting before this scalar: a boundary when it and its predecessor are simple.
-          return simple && previousSimple ? index : nil
-        }
-        used = next
-        previousSimple = simple
-        index += length
+    var used = 0
+    var index = 0
+    var previousSimple = true
+    let base = bytes.baseAddress
+    while index < bytes.count {
+      // Eight printable ASCII bytes other than `"` and `\` are eight simple scalars that cost
+      // one each in both units: skip them while they fit.
+      // Safe because index + 8 <= bytes.count, so `base` is non-nil and the load is in bounds.
+      if index + 8 <= bytes.count && used + 8 <= limit,
+        isPlainASCII(UnsafeRawPointer(base! + index).loadUnaligned(as: UInt64.self))
+      {
+        used += 8
+        index += 8
+        previousSimple = true
+        continue
       }
-      return nil
+      // Safe because index < bytes.count, and the guard keeps the scalar inside the buffer.
+      let length = utf8Length(bytes[index])
+      guard index + length <= bytes.count else { return nil }
+      let scalar = UnsafeBufferPointer(rebasing: bytes[index..<index + length])
+      let simple = isSimple(scalar)
+      let next = used + cost(scalar)
+      if next > limit {
+        // Cutting before this scalar: a boundary when it and its predecessor are simple.
+        return simple && previousSimple ? index : nil
+      }
+      used = next
+      previousSimple = simple
+      index += length
     }
+    return nil
   }
 
   /// `bytes[..<end]` as an array with room for `extraCapacity` more bytes (the `…` a cut
@@ -238,18 +217,8 @@ public enum TextCut {
     }
   }
 
-  /// The longest prefix of `decoded` made of whole grapheme clusters whose summed `cost` is at
-  /// most `limit`.
-  static func graphemePrefix(
-    of decoded: [UInt8], limit: Int, cost: (Character) -> Int
-  ) -> [UInt8] {
-    let end = decoded.withUnsafeBufferPointer {
-      graphemePrefixEnd(of: $0, limit: limit, cost: cost)
-    }
-    return Array(decoded[..<end])
-  }
-
-  /// The length of the prefix `graphemePrefix` returns.
+  /// The length of the longest prefix of `decoded` made of whole grapheme clusters whose summed
+  /// `cost` is at most `limit`.
   static func graphemePrefixEnd(
     of decoded: UnsafeBufferPointer<UInt8>, limit: Int, cost: (Character) -> Int
   ) -> Int {

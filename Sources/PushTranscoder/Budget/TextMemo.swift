@@ -27,8 +27,6 @@ public final class TextMemo {
     /// The last scalar cap applied to the text and its result (decoded UTF-8, `…` included).
     var cutCap = -1
     var cut: [UInt8] = []
-    /// True when the text is slices without escapes: its cut needs no escaping.
-    var cutIsPlain = false
     /// The byte-budget cuts' resumable scan of the decoded prefix.
     var escapedScan: EscapedScan?
 
@@ -165,7 +163,7 @@ public final class TextMemo {
     guard let key = Self.key(text) else { return nil }
     let slot = index(key)
     guard entries[slot].cutCap == cap else { return nil }
-    return cutText(slot, borrowing: borrowing)
+    return cutText(slot, borrowingPlain: borrowing && text.isPlain)
   }
 
   /// Remembers, and returns, the cut of `text` to `cap` scalars made of `prefix[..<end]` and
@@ -186,7 +184,6 @@ public final class TextMemo {
     }
     let slot = index(key)
     entries[slot].cutCap = cap
-    entries[slot].cutIsPlain = text.isPlain
     entries[slot].cut.removeAll(keepingCapacity: true)
     entries[slot].cut.reserveCapacity(end + TextCut.ellipsisBytes)
     prefix.withUnsafeBufferPointer {
@@ -194,11 +191,13 @@ public final class TextMemo {
       entries[slot].cut.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<end]))
     }
     TextCut.appendEllipsis(to: &entries[slot].cut)
-    return cutText(slot, borrowing: borrowing)
+    return cutText(slot, borrowingPlain: borrowing && text.isPlain)
   }
 
-  private func cutText(_ slot: Int, borrowing: Bool) -> PushText {
-    guard borrowing && entries[slot].cutIsPlain else { return .decoded(entries[slot].cut) }
+  /// The entry's cut: a slice of its storage when `borrowingPlain` (the caller borrows, and
+  /// the text is plain), else the array.
+  private func cutText(_ slot: Int, borrowingPlain: Bool) -> PushText {
+    guard borrowingPlain else { return .decoded(entries[slot].cut) }
     // Safe because the array is not mutated, so its storage stays where it is, until the
     // entry's next `remember(cutOf:...)` (the memo's own array: nobody else holds it while
     // the slice is in use, so no copy-on-write moves it either); the borrower uses the slice

@@ -195,7 +195,9 @@ public struct LineProcessor {
       }
     } else {
       for id in vendors {
-        renderAnyParts(id, notice, context, number: number, original: original, &output, &line)
+        renderAnyParts(
+          id, notice, context, targets: targets, number: number, original: original, &output,
+          &line)
       }
     }
     line.count(into: &output.stats, vendors: vendors)
@@ -237,10 +239,9 @@ public struct LineProcessor {
   /// The records of `id` for a message of any number of parts (recipients beyond the vendor's
   /// per-record limit, several groups), or with TSV framing.
   private func renderAnyParts(
-    _ id: VendorID, _ notice: Notice, _ context: RenderContext, number: Int,
+    _ id: VendorID, _ notice: Notice, _ context: RenderContext, targets: Int, number: Int,
     original: UnsafeBufferPointer<UInt8>, _ output: inout ChunkOutput, _ line: inout LineOutcome
   ) {
-    let targets = notice.groups.isEmpty ? notice.recipients.count : notice.groups.count
     let perRecord = notice.groups.isEmpty ? id.recipientsPerRecord : 1
     // Most messages fit one record: no division (a `div` per record was 5 % of this loop).
     let parts = targets <= perRecord ? 1 : (targets + perRecord - 1) / perRecord

@@ -93,3 +93,29 @@ import Testing
     }
   }
 }
+
+/// The cut paths as arrays of the bytes they keep, as the tests compare them (the sources use
+/// the lengths: `TextCut.cutEnd`).
+extension TextCut {
+  static func directPrefix(of decoded: [UInt8], limit: Int, unit: Unit) -> [UInt8]? {
+    decoded.withUnsafeBufferPointer { bytes in
+      directPrefixEnd(of: bytes, limit: limit, unit: unit).map { Array(bytes[..<$0]) }
+    }
+  }
+
+  static func simplePrefix(
+    of decoded: [UInt8], limit: Int, cost: (UnsafeBufferPointer<UInt8>) -> Int
+  ) -> [UInt8]? {
+    decoded.withUnsafeBufferPointer { bytes in
+      simplePrefixEnd(of: bytes, limit: limit, cost: cost).map { Array(bytes[..<$0]) }
+    }
+  }
+
+  static func graphemePrefix(of decoded: [UInt8], limit: Int, cost: (Character) -> Int)
+    -> [UInt8]
+  {
+    decoded.withUnsafeBufferPointer {
+      Array($0[..<graphemePrefixEnd(of: $0, limit: limit, cost: cost)])
+    }
+  }
+}
