@@ -13,11 +13,12 @@ help:
 	@echo "make bench       run push-transcode-bench (release)"
 	@echo "make compare     ../shared/bench/compare.sh: push-transcode vs cat and simdjson"
 	@echo "make corpus      regenerate Corpus/messages/ (then UPDATE_GOLDEN=1 swift test --filter Golden)"
-	@echo "make lint        swift format lint"
+	@echo "make lint        swift format lint --strict (what CI checks)"
 	@echo "make format      swift format in place"
-	@echo "make fuzz        build and run the libFuzzer target for FUZZ_SECONDS (600)"
-	@echo "make static      release build with a static Swift runtime (for Spark executors)"
+	@echo "make fuzz        build and run the libFuzzer target (tokenizer, line pipeline) for FUZZ_SECONDS (600)"
+	@echo "make static      release build with static Swift runtime, zlib and liblz4 (for Spark executors)"
 	@echo "make spark-test  the Apache Spark integration test (installs pyspark in a venv)"
+	@echo "make clean       remove .build, .build-* and out"
 
 setup:
 	./scripts/setup.sh
