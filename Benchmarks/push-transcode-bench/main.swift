@@ -14,6 +14,12 @@
 // the alert's text: the push text, or a grapheme prefix of it with `…` where a budget cut it);
 // every full run's stats identical across compressions and thread counts.
 //
+// `--hostile` times instead every hostile line shape (issue 21: many keys, repeated keys, deep
+// nesting, many recipients, elements and bodies, escape runs, combining marks, wide ignored
+// arrays, directory entries) at two sizes, the larger 4x, to show growth at a glance;
+// `--hostile-bytes` sets the smaller line's size, `--hostile-shape` picks shapes by name,
+// `--write-hostile DIR` saves every line as a file.
+//
 // `--file` adds an NDJSON file (e.g. one from ../shared/bench/gen_corpus.py); `--write-corpus`
 // saves the generated corpus; `--size-mb 0` skips generating one.
 
@@ -31,6 +37,10 @@ struct Options {
   var corpusFiles = ["Corpus/sample.ndjson"]
   var writeCorpus: String? = nil
   var files: [String] = []
+  var hostile = false
+  var hostileBytes = 128_000
+  var hostileFilter: String? = nil
+  var writeHostile: String? = nil
 
   init(_ arguments: [String]) {
     var iterator = arguments.dropFirst().makeIterator()
@@ -54,11 +64,17 @@ struct Options {
       case "--corpus-file": corpusFiles = [value(argument)]
       case "--write-corpus": writeCorpus = value(argument)
       case "--file": files.append(value(argument))
+      case "--hostile": hostile = true
+      case "--hostile-bytes": hostileBytes = max(1000, number(argument))
+      case "--hostile-shape": hostileFilter = value(argument)
+      case "--write-hostile": writeHostile = value(argument)
       case "-h", "--help":
         print(
           "usage: push-transcode-bench [--size-mb N] [--seed N] [--rounds N] "
             + "[--baseline-rounds N] [--full-rounds N] [--no-baseline] [--no-full] "
-            + "[--corpus-file NDJSON] [--file NDJSON]... [--write-corpus FILE]")
+            + "[--corpus-file NDJSON] [--file NDJSON]... [--write-corpus FILE]\n"
+            + "       push-transcode-bench --hostile [--hostile-bytes N] [--hostile-shape TEXT] "
+            + "[--rounds N] [--write-hostile DIR]")
         exit(0)
       default: fail("unknown argument \(argument)")
       }
@@ -91,6 +107,12 @@ struct Row {
 }
 
 let options = Options(CommandLine.arguments)
+if options.hostile {
+  HostileBench.run(
+    smallBytes: options.hostileBytes, rounds: options.rounds, filter: options.hostileFilter,
+    writeDirectory: options.writeHostile)
+  exit(0)
+}
 var workloads = Workload.all(
   rounds: options.rounds, baselineRounds: options.baselineRounds, fullRounds: options.fullRounds,
   allCores: RunConfiguration.defaultThreads)

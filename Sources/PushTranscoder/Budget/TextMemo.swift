@@ -6,7 +6,7 @@
 /// the address and length of the bytes they borrow from the line, which stay put while the line
 /// is rendered. Owned `.decoded` texts are not memoised.
 public final class TextMemo {
-  struct Key: Equatable {
+  struct Key: Hashable {
     var address: UInt
     var count: Int
     var isPieces: Bool
@@ -54,6 +54,11 @@ public final class TextMemo {
   /// lines, kept rather than destroyed (a destroyed entry released three references, and a new
   /// one was appended through the generic array path: 4 % of a nine-vendor render).
   private var liveCount = 0
+  /// The slot of each live key, kept once a line has more than `linearLimit` texts (a group
+  /// send's title per group): lookups stay one probe, not a search of a growing list.
+  @exclusivity(unchecked) private var slotsByKey: [Key: Int] = [:]
+  /// Up to this many live texts, a lookup searches them in order (the common line has a few).
+  private static let linearLimit = 8
 
   /// An empty memo (one per `LineProcessor`).
   public init() {}
@@ -66,6 +71,7 @@ public final class TextMemo {
   /// Forgets everything (the next line's texts live elsewhere).
   public func reset() {
     liveCount = 0
+    if !slotsByKey.isEmpty { slotsByKey.removeAll(keepingCapacity: slotsByKey.count <= 64) }
     hasExt = false
   }
 
@@ -95,17 +101,29 @@ public final class TextMemo {
   }
 
   private func index(_ key: Key) -> Int {
-    var slot = 0
-    while slot < liveCount {
-      if entries[slot].key == key { return slot }
-      slot += 1
+    if liveCount > Self.linearLimit {
+      if let slot = slotsByKey[key] { return slot }
+    } else {
+      var slot = 0
+      while slot < liveCount {
+        if entries[slot].key == key { return slot }
+        slot += 1
+      }
     }
+    let slot = liveCount
     if slot < entries.count {
       entries[slot].reuse(for: key)
     } else {
       entries.append(Entry(key: key))
     }
     liveCount += 1
+    if liveCount > Self.linearLimit {
+      if slotsByKey.isEmpty {
+        for live in 0..<liveCount { slotsByKey[entries[live].key] = live }
+      } else {
+        slotsByKey[key] = slot
+      }
+    }
     return slot
   }
 

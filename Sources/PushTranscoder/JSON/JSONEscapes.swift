@@ -176,9 +176,14 @@ public enum JSONEscapes {
   /// `\uXXXX` gives at most 6 bytes, a surrogate pair 4, `\/` 1). Runs between backslashes are
   /// already canonical (raw string content holds no `"`, `\` or control byte) and are copied;
   /// each escape is decoded and written again canonically.
+  ///
+  /// - Precondition: `content` is string content the tokenizer validated: every backslash
+  ///   starts a complete escape (`\u` with four hex digits). Content cut inside an escape
+  ///   would be read and written past its end; debug builds check it (`isCompleteEscapes`).
   static func writeCanonical(
     _ content: UnsafeBufferPointer<UInt8>, at out: UnsafeMutablePointer<UInt8>
   ) -> Int {
+    assert(isCompleteEscapes(content), "writeCanonical needs validated string content")
     guard let source = content.baseAddress else { return 0 }
     let count = content.count
     var written = 0
@@ -225,6 +230,34 @@ public enum JSONEscapes {
     // Safe because the canonical form is never longer than the content.
     (out + written).update(from: source + index, count: count - index)
     return written + count - index
+  }
+
+  /// True when every backslash of `content` starts a complete escape: a letter of `"\\/bfnrt`,
+  /// or `u` and four hex digits (the precondition of `writeCanonical`, checked in debug
+  /// builds).
+  static func isCompleteEscapes(_ content: UnsafeBufferPointer<UInt8>) -> Bool {
+    var index = 0
+    while index < content.count {
+      guard content[index] == ASCII.backslash else {
+        index += 1
+        continue
+      }
+      guard index + 1 < content.count else { return false }
+      switch content[index + 1] {
+      case ASCII.quote, ASCII.backslash, ASCII.slash, ASCII.lowerB, ASCII.lowerF, ASCII.lowerN,
+        ASCII.lowerR, ASCII.lowerT:
+        index += 2
+      case ASCII.lowerU:
+        guard index + 6 <= content.count else { return false }
+        for digit in content[(index + 2)..<(index + 6)] where hexValue(digit) == nil {
+          return false
+        }
+        index += 6
+      default:
+        return false
+      }
+    }
+    return true
   }
 
   /// True when every escape of JSON string content (validated by the tokenizer) is already in

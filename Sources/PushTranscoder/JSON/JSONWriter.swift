@@ -76,8 +76,11 @@ public struct JSONWriter: @unchecked Sendable {
   }
 
   /// Commits `written` bytes written at the pointer `reserve` returned.
+  ///
+  /// - Precondition: `0 <= written <=` the bytes last reserved (checked in debug builds).
   @inline(__always)
   public mutating func advance(by written: Int) {
+    assert(written >= 0 && written <= capacity &- count, "advance beyond the reserved bytes")
     // Safe because callers commit at most the bytes they reserved: count stays <= capacity.
     count &+= written
   }
@@ -285,6 +288,10 @@ public struct JSONWriter: @unchecked Sendable {
   /// Re-writes any JSON value of a parsed document in canonical form: no whitespace, strings
   /// re-escaped, numbers and literals as their lexemes, duplicate keys kept at their first
   /// position with their last value (SPEC 9).
+  ///
+  /// Linear in the value's bytes: every token is written once, and an object's duplicate keys
+  /// are found in one pass over its members (`DuplicateKeys`), so no object is scanned once
+  /// per member. Recursion is bounded by the tokenizer's depth limit (512).
   public mutating func value(_ document: JSONDocument, _ index: Int) {
     switch document.kind(index) {
     case .string:
@@ -303,39 +310,122 @@ public struct JSONWriter: @unchecked Sendable {
     case .object:
       byte(ASCII.openBrace)
       var first = true
-      document.forEachMember(index) { key, member in
+      if let duplicates = DuplicateKeys(document, object: index) {
         // A duplicate key is written once, where it first appears, with its last value.
-        if isEarlierDuplicate(document, object: index, key: key) { return }
-        if !first { byte(ASCII.comma) }
-        first = false
-        string(document.string(key))
-        byte(ASCII.colon)
-        value(document, lastValue(document, object: index, key: key) ?? member)
+        var ordinal = 0
+        document.forEachMember(index) { key, _ in
+          defer { ordinal += 1 }
+          guard let member = duplicates.value(ofMember: ordinal) else { return }
+          if !first { byte(ASCII.comma) }
+          first = false
+          string(document.string(key))
+          byte(ASCII.colon)
+          value(document, member)
+        }
+      } else {
+        document.forEachMember(index) { key, member in
+          if !first { byte(ASCII.comma) }
+          first = false
+          string(document.string(key))
+          byte(ASCII.colon)
+          value(document, member)
+        }
       }
       byte(ASCII.closeBrace)
     }
   }
+}
 
-  private func isEarlierDuplicate(_ document: JSONDocument, object: Int, key: Int) -> Bool {
+/// The members of one object to write when some of its keys repeat (SPEC 9: a duplicate key
+/// keeps its first position and its last value), found in one pass over the members.
+///
+/// Keys compare as decoded bytes (`"k\u0030"` and `"k0"` are the same key). A small object is
+/// checked pair by pair (at most `pairwiseLimit²` compares, a constant); a larger one goes
+/// through a hash table of its keys built once, so the work is linear in the object's members
+/// plus the bytes of its keys. The table hashes with `Hasher`, seeded per process, so keys
+/// chosen to collide under a fixed hash cannot make the probes quadratic again.
+struct DuplicateKeys {
+  /// Objects with at most this many members are checked pair by pair.
+  static let pairwiseLimit = 16
+  /// Per member, in order: the tape index of the value to write, or -1 for a repeat of an
+  /// earlier key (not written).
+  private var values: [Int]
+
+  /// Nil when `object` has no repeated key (the common case: written as it is).
+  init?(_ document: JSONDocument, object: Int) {
+    var count = 0
+    document.forEachMember(object) { _, _ in count += 1 }
+    if count < 2 { return nil }
+    if count <= Self.pairwiseLimit && !Self.hasRepeatedKey(document, object: object) {
+      return nil
+    }
+    var keys: [Int] = []
+    keys.reserveCapacity(count)
+    document.forEachMember(object) { key, _ in keys.append(key) }
+    values = keys.map { $0 + 1 }
     var found = false
-    document.forEachMember(object) { other, _ in
-      if !found && other < key && sameKey(document, other, key) { found = true }
+    // Open addressing: slot -> member ordinal + 1 (0 = empty), at most half full.
+    var mask = 1
+    while mask < keys.count * 2 { mask <<= 1 }
+    mask -= 1
+    var slots = [Int](repeating: 0, count: mask + 1)
+    for ordinal in keys.indices {
+      var bucket = Self.hash(document, keys[ordinal]) & mask
+      while true {
+        let entry = slots[bucket]
+        if entry == 0 {
+          slots[bucket] = ordinal + 1
+          break
+        }
+        if Self.sameKey(document, keys[entry - 1], keys[ordinal]) {
+          values[entry - 1] = keys[ordinal] + 1
+          values[ordinal] = -1
+          found = true
+          break
+        }
+        bucket = (bucket + 1) & mask
+      }
+    }
+    if !found { return nil }
+  }
+
+  /// Whether two members of a small object (at most `pairwiseLimit` members) share a key,
+  /// checked pair by pair without allocating.
+  private static func hasRepeatedKey(_ document: JSONDocument, object: Int) -> Bool {
+    var found = false
+    document.forEachMember(object) { key, _ in
+      if found { return }
+      document.forEachMember(object) { other, _ in
+        if !found && other < key && sameKey(document, other, key) { found = true }
+      }
     }
     return found
   }
 
-  private func lastValue(_ document: JSONDocument, object: Int, key: Int) -> Int? {
-    var last: Int? = nil
-    document.forEachMember(object) { other, member in
-      if other > key && sameKey(document, other, key) { last = member }
-    }
-    return last
+  /// The value to write for the member at `ordinal` (0-based), or nil when an earlier member
+  /// has its key.
+  func value(ofMember ordinal: Int) -> Int? {
+    let value = values[ordinal]
+    return value < 0 ? nil : value
   }
 
-  private func sameKey(_ document: JSONDocument, _ a: Int, _ b: Int) -> Bool {
+  /// A hash of the key's decoded bytes.
+  private static func hash(_ document: JSONDocument, _ key: Int) -> Int {
+    let slice = document.string(key)
+    var hasher = Hasher()
+    if slice.hasEscapes {
+      slice.decodedBytes().withUnsafeBytes { hasher.combine(bytes: $0) }
+    } else {
+      hasher.combine(bytes: UnsafeRawBufferPointer(slice.rawBytes))
+    }
+    return hasher.finalize()
+  }
+
+  private static func sameKey(_ document: JSONDocument, _ a: Int, _ b: Int) -> Bool {
     let left = document.string(a)
     let right = document.string(b)
     if !left.hasEscapes && !right.hasEscapes {
+      // Safe because both slices hold `count` bytes of the line.
       return left.count == right.count && memcmp(left.pointer, right.pointer, left.count) == 0
     }
     return left.decodedBytes() == right.decodedBytes()

@@ -28,16 +28,24 @@ struct NoticeCanonicalizer {
   /// Full arenas of the current line, kept alive for the slices that point into them.
   private var retired: [JSONWriter] = []
   private static let arenaBytes = 1 << 16
-  /// The slices rewritten for the current line and their rewrites: the same slice often
-  /// appears twice (`untitledBody` repeats `body` when there is no display prefix), and is
-  /// rewritten once.
-  private var rewritten: [(original: StringSlice, rewrite: StringSlice)] = []
+  /// The slices rewritten for the current line and their rewrites, by where the original lies
+  /// in the line: the same slice often appears twice (`untitledBody` repeats `body` when there
+  /// is no display prefix), and is rewritten once. A hash table, so a line of many escaped
+  /// slices (thousands of recipients) costs one lookup per slice, not a search of a growing
+  /// list: the whole `prepare` is linear in the notice's slices plus their bytes.
+  private var rewritten: [SliceAddress: StringSlice] = [:]
+
+  /// Where a slice lies: its first byte and its length.
+  private struct SliceAddress: Hashable {
+    var start: UnsafePointer<UInt8>
+    var count: Int
+  }
 
   /// Rewrites the escaped slices of `notice` as described above.
   mutating func prepare(_ notice: inout Notice) {
     if !rewritten.isEmpty {
       arena.removeAll()
-      rewritten.removeAll(keepingCapacity: true)
+      rewritten.removeAll(keepingCapacity: rewritten.count <= 64)
       retired.removeAll()
     }
     notice.forEachSlice { resolve($0) }
@@ -45,12 +53,10 @@ struct NoticeCanonicalizer {
 
   private mutating func resolve(_ slice: StringSlice) -> StringSlice {
     guard slice.hasEscapes else { return slice }
-    for (original, rewrite) in rewritten
-    where original.pointer == slice.pointer && original.count == slice.count {
-      return rewrite
-    }
+    let address = SliceAddress(start: slice.pointer, count: slice.count)
+    if let rewrite = rewritten[address] { return rewrite }
     let rewrite = rewriteOnce(slice)
-    rewritten.append((slice, rewrite))
+    rewritten[address] = rewrite
     return rewrite
   }
 

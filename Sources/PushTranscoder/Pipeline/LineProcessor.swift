@@ -245,6 +245,12 @@ public struct LineProcessor {
     let perRecord = notice.groups.isEmpty ? id.recipientsPerRecord : 1
     // Most messages fit one record: no division (a `div` per record was 5 % of this loop).
     let parts = targets <= perRecord ? 1 : (targets + perRecord - 1) / perRecord
+    // vivo's `requestId` without a key hashes the whole line: once per message, not once per
+    // record, so a split into many records stays linear in the line.
+    var notice = notice
+    if parts > 1 && id == .vivo && notice.key == nil && notice.line != nil {
+      notice.lineHash = notice.lineHash
+    }
     // A split message's records can differ in size (Easemob apns `t`, a title per group), so
     // one of them may not fit where the others do. The message is then rejected for that
     // vendor (SPEC 5 step 3): none of the vendor's records go out, and its one reject goes

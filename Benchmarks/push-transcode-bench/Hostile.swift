@@ -1,0 +1,81 @@
+import Foundation
+import PushTranscoder
+
+/// The hostile workload (issue 21): every `HostileShape` at two sizes, the larger holding four
+/// times the items of the smaller, transcoded to all nine vendors at one thread. A stage that
+/// is linear in the line's bytes shows about the same MB/s at both sizes and a time ratio near
+/// 4; a quadratic one shows a ratio near 16.
+enum HostileBench {
+  /// Runs every shape (or those whose name contains `filter`) and prints the table.
+  /// `smallBytes` is the target size of the smaller line.
+  static func run(smallBytes: Int, rounds: Int, filter: String?, writeDirectory: String?) {
+    let clock = ContinuousClock()
+    print(
+      "| shape | items | MB | best s | MB/s | items ×4 | MB | best s | MB/s | time ratio |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for shape in HostileShape.allCases {
+      if let filter, !shape.rawValue.contains(filter) { continue }
+      // Items for a line of about `smallBytes`, from the size of a line of 1,000 items.
+      let probe = shape.line(1000).count
+      let items = max(4, Int(Double(smallBytes) / Double(probe) * 1000))
+      var cells: [String] = []
+      var times: [Double] = []
+      for size in [items, items * 4] {
+        let line = shape.line(size)
+        if let writeDirectory {
+          let name = shape.rawValue.map { $0.isLetter || $0.isNumber ? $0 : "-" }
+          let path = "\(writeDirectory)/\(String(name))-\(size).ndjson"
+          FileManager.default.createFile(atPath: path, contents: Data(line + [0x0A]))
+        }
+        var best = Double.infinity
+        var check: Int? = nil
+        for _ in 0..<max(1, rounds) {
+          let start = clock.now
+          let produced = process(shape, line)
+          best = min(best, seconds(clock.now - start))
+          if let check, check != produced { fail("\(shape.rawValue) is not deterministic") }
+          check = produced
+        }
+        let megabytes = Double(line.count) / 1e6
+        times.append(best)
+        cells += [
+          "\(size)", String(format: "%.3f", megabytes), String(format: "%.4f", best),
+          String(format: "%.1f", megabytes / best),
+        ]
+      }
+      print(
+        "| \(shape.rawValue) | " + cells.joined(separator: " | ")
+          + String(format: " | %.1f |", times[1] / times[0]))
+    }
+  }
+
+  /// One pass over `line`: all nine vendors for a message line; loading the entries for a
+  /// directory shape. Returns the bytes produced (records, or entries), the pass's check value.
+  static func process(_ shape: HostileShape, _ line: [UInt8]) -> Int {
+    if shape.isDirectory {
+      var directory = Directory()
+      var tokenizer = JSONTokenizer()
+      var entries = 0
+      line.withUnsafeBufferPointer { all in
+        var start = 0
+        while start < all.count {
+          let end = all[start...].firstIndex(of: 0x0A) ?? all.count
+          let part = UnsafeBufferPointer(rebasing: all[start..<end])
+          if tokenizer.parse(part) == nil,
+            tokenizer.withDocument(part, { directory.ingest($0) }) == .user
+          {
+            entries += 1
+          }
+          start = end + 1
+        }
+      }
+      return entries
+    }
+    var processor = LineProcessor(options: TranscodeOptions(), directory: Directory())
+    var output = ChunkOutput(sequence: 0, source: SourceName("hostile"))
+    line.withUnsafeBufferPointer { processor.process(line: $0, number: 1, into: &output) }
+    let produced = output.main.count + output.rejects.count
+    OutputBuffers.recycle(output.main)
+    return produced
+  }
+}
