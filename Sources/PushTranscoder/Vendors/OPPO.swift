@@ -53,14 +53,40 @@ struct OPPO: PushVendor {
   /// escapes escaped once more.
   static func writeActionParameters(_ ext: PushText, into writer: inout JSONWriter) {
     writer.raw("\"{\\\"ext\\\":\\\"")
-    if ext.isPlain {
-      // Plain content holds no `"`, `\` or control byte: escaping it again changes nothing.
-      ext.writeContent(into: &writer)
-    } else {
-      var inner = JSONWriter(capacity: ext.storedByteCount * 2 + 16)
-      ext.writeContent(into: &inner)
-      writer.escapedContent(inner.buffer)
-    }
+    let start = writer.count
+    ext.writeContent(into: &writer)
+    if !ext.isPlain { escapeAgain(from: start, into: &writer) }
     writer.raw("\\\"}\"")
+  }
+
+  /// Escapes the canonical string content written since `start` once more, in place: canonical
+  /// content holds no control byte (those are written as `\n`, `\u00xx`...), so only `"` and
+  /// `\` need a backslash before them.
+  private static func escapeAgain(from start: Int, into writer: inout JSONWriter) {
+    let length = writer.count - start
+    var extra = 0
+    for byte in writer.buffer[start...] where byte == ASCII.quote || byte == ASCII.backslash {
+      extra += 1
+    }
+    guard extra > 0 else { return }
+    // Safe because `reserve` returns the writer's buffer at its end, with room for `extra` more
+    // bytes, and the `length` content bytes written since `start` lie just before it in the same
+    // buffer; the copy runs from the end backwards, so the read index never falls behind the
+    // write index and no byte is read after it was overwritten.
+    let end = writer.reserve(extra)
+    let content = end - length
+    var read = length - 1
+    var write = length + extra - 1
+    while read >= 0 {
+      let byte = content[read]
+      content[write] = byte
+      write -= 1
+      if byte == ASCII.quote || byte == ASCII.backslash {
+        content[write] = ASCII.backslash
+        write -= 1
+      }
+      read -= 1
+    }
+    writer.advance(by: extra)
   }
 }
