@@ -645,6 +645,103 @@ lines = [
 write("easemob-rest.ndjson", lines)
 
 # ---------------------------------------------------------------------------------------------
+# Payloads the vendors accept (SPEC 9 [4, 6.8]): values a vendor refuses are left out (or take
+# their default) and counted in dropped_fields; blank bodies become the banner text for the
+# vendors that require a body; a blank required title takes the fallback title.
+def android(**values):
+    return {"AndroidInfo": values}
+
+
+lines = [
+    # ContentState must be an object: an array is not-a-message (strings, numbers: see the
+    # apns file).
+    tmsg([text("la")], key="va-la-array-state", MsgTimeStamp=1, info={"ApnsInfo": {"LiveActivity": dict(LA, ContentState=[1, 2])}}),
+    tmsg([text("la")], key="va-la-empty-state", MsgTimeStamp=1, info={"ApnsInfo": {"LiveActivity": dict(LA, ContentState={})}}),
+    # Badges: add 1..99, set 0..99 (huawei, honor, harmony); apns badge, fcm count >= 0.
+    tmsg([text("b")], key="va-badge-add-0", info={"BadgeAddNum": 0}),
+    tmsg([text("b")], key="va-badge-add-1", info={"BadgeAddNum": 1}),
+    tmsg([text("b")], key="va-badge-add-99", info={"BadgeAddNum": 99}),
+    tmsg([text("b")], key="va-badge-add-100", info={"BadgeAddNum": 100}),
+    tmsg([text("b")], key="va-badge-set-99", info={"BadgeSetNum": 99}),
+    tmsg([text("b")], key="va-badge-set-100", info={"BadgeSetNum": 100}),
+    tmsg([text("b")], key="va-badge-set-minus1", info={"BadgeSetNum": -1}),
+    tmsg([text("b")], key="va-badge-set-huge", info={"BadgeSetNum": num("123456789012345678901234567890")}),
+    # Set beats add first, then the chosen value is checked: no fallback to add.
+    tmsg([text("b")], key="va-badge-set-100-add-5", info={"BadgeSetNum": 100, "BadgeAddNum": 5}),
+    tmsg([text("b")], key="va-badge-set-0-add-100", info={"BadgeSetNum": 0, "BadgeAddNum": 100}),
+    # Blank bodies: the banner text for the seven vendors that require a body.
+    tmsg([text("\f")], key="va-body-formfeed"),
+    tmsg([text(" \u3000\u00a0\u2028\t")], key="va-body-unicode-space", info={"Title": "T"}),
+    tmsg([text("\u200b")], key="va-body-zwsp-not-blank"),
+    tmsg([text("x")], key="va-desc-blank", info={"Desc": "  ", "Title": "T"}),
+    tmsg([], key="va-title-only-group", to=None, group="g_team", info={"Title": "Only a title"}),
+    tmsg([text("\u0085")], key="va-body-nel", sender="user_nick"),
+    # Blank titles: the fallback title for the vendors that require one.
+    tmsg([text("hi")], key="va-title-blank", sender="user_nick", info={"Title": " \t"}),
+    tmsg([text("hi")], key="va-harmony-title-blank", info={"Title": "T", "HarmonyInfo": {"Title": "\u3000"}}),
+    tmsg([], key="va-title-and-body-blank", info={"Title": "\u00a0", "Desc": "\n"}),
+    # huawei category and importance; honor importance.
+    tmsg([text("e")], key="va-huawei-category-bad", info=android(HuaWeiCategory="IM2")),
+    tmsg([text("e")], key="va-huawei-category-lower", info=android(HuaWeiCategory="im")),
+    tmsg([text("e")], key="va-huawei-category-ok", info=android(HuaWeiCategory="SYSTEM_REMINDER")),
+    '{"To_Account":"u_to","MsgKey":"va-huawei-category-escaped","MsgBody":[{"MsgType":"TIMTextElem","MsgContent":{"Text":"e"}}],"OfflinePushInfo":{"AndroidInfo":{"HuaWeiCategory":"\\u0049M"}}}',
+    tmsg([text("e")], key="va-importance-high", info=android(HuaWeiImportance="HIGH", HonorImportance="HIGH")),
+    tmsg([text("e")], key="va-importance-bad", info=android(HuaWeiImportance="URGENT", HonorImportance="normal")),
+    # harmony category: unknown values take the default IM.
+    tmsg([text("e")], key="va-harmony-category-bad", info={"HarmonyInfo": {"Category": "IM2"}}),
+    tmsg([text("e")], key="va-harmony-category-ok", info={"HarmonyInfo": {"Category": "CUSTOMER_SERVICE"}}),
+    # vivo notifyType 1..4 (else 4), classification 0 or 1, category by list and classification.
+    tmsg([text("e")], key="va-vivo-notifytype-0", info=android(VIVONotifyType=0)),
+    tmsg([text("e")], key="va-vivo-notifytype-5", info=android(VIVONotifyType=5)),
+    tmsg([text("e")], key="va-vivo-notifytype-1", info=android(VIVONotifyType=1)),
+    tmsg([text("e")], key="va-vivo-classification-2", info=android(VIVOClassification=2, VIVOCategory="IM")),
+    tmsg([text("e")], key="va-vivo-category-mismatch", info=android(VIVOClassification=0, VIVOCategory="IM")),
+    tmsg([text("e")], key="va-vivo-category-mismatch-op", info=android(VIVOClassification=1, VIVOCategory="NEWS")),
+    tmsg([text("e")], key="va-vivo-category-operational", info=android(VIVOClassification=0, VIVOCategory="MARKETING")),
+    tmsg([text("e")], key="va-vivo-category-alone", info=android(VIVOCategory="NEWS")),
+    tmsg([text("e")], key="va-vivo-category-bad", info=android(VIVOClassification=1, VIVOCategory="CHAT")),
+    # oppo notify_level 1, 2, 16, and only with a written category.
+    tmsg([text("e")], key="va-oppo-level-16", info=android(OPPOCategory="IM", OPPONotifyLevel=16)),
+    tmsg([text("e")], key="va-oppo-level-no-category", info=android(OPPONotifyLevel=2)),
+    tmsg([text("e")], key="va-oppo-level-3", info=android(OPPOCategory="IM", OPPONotifyLevel=3)),
+    tmsg([text("e")], key="va-oppo-level-0", info=android(OPPOCategory="IM", OPPONotifyLevel=0)),
+    # meizu noticeMsgType 0 or 1.
+    tmsg([text("e")], key="va-meizu-type-2", info=android(MeiZuNoticeMsgType=2)),
+    tmsg([text("e")], key="va-meizu-type-minus1", info=android(MeiZuNoticeMsgType=-1)),
+    # Every refused value at once: each counted once per (message, vendor, field).
+    tmsg([text("e")], key="va-all-bad", info={"BadgeSetNum": -5, "AndroidInfo": {
+        "HuaWeiCategory": "X", "HuaWeiImportance": "X", "HonorImportance": "X", "OPPONotifyLevel": 7,
+        "VIVOClassification": 9, "VIVOCategory": "X", "VIVONotifyType": 9, "MeiZuNoticeMsgType": 9},
+        "HarmonyInfo": {"Category": "X"}}),
+    # oppo action_parameters holds the JSON text {"ext":...}.
+    tmsg([text("e")], key="va-oppo-ext-url", info={"Ext": "https://example.com/a?b=1&c=/d"}),
+    tmsg([text("e")], key="va-oppo-ext-json", info={"Ext": "{\"k\":\"v\\\\n\",\"q\":\"\\\"\"}"}),
+    tmsg([text("e")], key="va-oppo-ext-control", info={"Ext": "tab\tquote\"back\\ctl\u0001 é"}),
+    # oppo's budget counts the JSON text: 10 + 3990 scalars fit, 10 + 3991 do not; an escape
+    # counts its backslash.
+    tmsg([text("e")], key="va-oppo-budget-at", info={"Ext": "a" * 3990}),
+    tmsg([text("e")], key="va-oppo-budget-over", info={"Ext": "a" * 3991}),
+    tmsg([text("e")], key="va-oppo-budget-escape-over", info={"Ext": "\"" + "a" * 3989}),
+    tmsg([text("e")], key="va-oppo-budget-cjk-at", info={"Ext": "中" * 3990}),
+    # meizu parameters has no budget.
+    tmsg([text("e")], key="va-meizu-large-parameters", info={"Ext": "m" * 1500}),
+    tmsg([text("e")], key="va-meizu-huge-parameters", info={"Ext": "中" * 5000}),
+]
+lines += [
+    # Easemob: an unlisted em_harmony_push_ext category, em_android_push_ext values.
+    em([{"type": "txt", "msg": "x"}], ext={"em_harmony_push_ext": {"category": "IM2"}}, msg_id="va-em-harmony-category"),
+    em([{"type": "txt", "msg": "x"}], ext={"em_android_push_ext": {"huawei_category": "CHAT", "honor_importance": "HIGH",
+        "vivo_category": "NEWS"}}, msg_id="va-em-android-values"),
+    em([{"type": "txt", "msg": "x"}], ext={"em_apns_ext": {"em_push_badge": -2}}, msg_id="va-em-badge-negative"),
+    em([{"type": "txt", "msg": "x"}], ext={"em_apns_ext": {"em_push_badge": 100}}, msg_id="va-em-badge-100"),
+    # Easemob blank content and title; a JSON extern in oppo's action_parameters.
+    em([{"type": "txt", "msg": "x"}], ext={"em_apns_ext": {"em_push_content": "\r\n", "em_push_title": " "}}, msg_id="va-em-blank-content"),
+    em([{"type": "future"}], ext={"em_apns_ext": {"em_push_title": "Title only"}}, msg_id="va-em-title-only"),
+    em([{"type": "txt", "msg": "x"}], ext={"em_apns_ext": {"extern": {"route": "/chat", "q": "a\"b"}}}, msg_id="va-em-extern-json"),
+]
+write("vendor-accept.ndjson", lines)
+
+# ---------------------------------------------------------------------------------------------
 SAMPLES = ["中文推送", "emoji 😀 and 👨‍👩‍👧 and 🇨🇳 and 1️⃣", "café é", "slash / and \\ and \"",
            "ctl \u0001\u001f del \u007f ls \u2028 ps \u2029", "ÅÄÖ \u00a0nbsp"]
 lines = []

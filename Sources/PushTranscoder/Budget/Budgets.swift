@@ -63,8 +63,10 @@ public struct FieldBudget: Sendable {
     case extScalars
     /// Scalars of the key `ext` (3) plus those of the ext string (vivo).
     case keyAndExtScalars
-    /// Bytes of `{"ext":"…"}` as written, canonically escaped (meizu).
+    /// Bytes of `{"ext":"…"}` as written, canonically escaped.
     case writtenObjectBytes
+    /// Scalars of the JSON text `{"ext":"…"}` in canonical form (oppo `action_parameters`).
+    case writtenObjectScalars
   }
 
   /// The vendor's own field name, for the refusal's detail.
@@ -93,6 +95,11 @@ public struct FieldBudget: Sendable {
     case .extScalars: memo?.scalarCount(ext) ?? ext.scalarCount
     case .keyAndExtScalars: FieldBudget.extKeyScalars + (memo?.scalarCount(ext) ?? ext.scalarCount)
     case .writtenObjectBytes: FieldBudget.extObjectOverhead + ext.escapedByteCount
+    case .writtenObjectScalars:
+      // Escapes are ASCII, so the canonical content has the decoded text's scalars plus one per
+      // byte an escape adds: its bytes less the decoded text's continuation bytes.
+      FieldBudget.extObjectOverhead + ext.escapedByteCount
+        - (ext.decodedByteCount - (memo?.scalarCount(ext) ?? ext.scalarCount))
     }
   }
 
@@ -107,7 +114,7 @@ public struct FieldBudget: Sendable {
       return stored
     case .keyAndExtScalars:
       return FieldBudget.extKeyScalars + stored
-    case .writtenObjectBytes:
+    case .writtenObjectBytes, .writtenObjectScalars:
       if case .decoded = ext { return nil }
       return FieldBudget.extObjectOverhead + stored
     }
@@ -122,7 +129,7 @@ public struct FieldBudget: Sendable {
     let unitName =
       switch unit {
       case .extUTF8Bytes, .writtenObjectBytes: "bytes"
-      case .extScalars, .keyAndExtScalars: "scalars"
+      case .extScalars, .keyAndExtScalars, .writtenObjectScalars: "scalars"
       }
     return VendorRefusal(
       reason: "over-budget",

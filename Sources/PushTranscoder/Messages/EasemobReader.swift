@@ -9,7 +9,9 @@ enum EasemobReader {
   ) throws -> ReadVerdict {
     let fields = FieldReader(document)
     let root = document.root
-    notice.recycle(dialect: .easemob, fallbackTitle: options.defaultTitle)
+    notice.recycle(
+      dialect: .easemob, fallbackTitle: options.defaultTitle,
+      banner: NoticeText.banner(options.locale))
 
     // The envelope: who, to whom, the bodies, the ext object.
     let sender: StringSlice

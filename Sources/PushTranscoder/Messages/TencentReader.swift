@@ -49,7 +49,9 @@ enum TencentReader {
     options: MessageOptions, stats: inout MessageStats, into notice: inout Notice
   ) throws -> ReadVerdict {
     let fields = FieldReader(document)
-    notice.recycle(dialect: .tencent, fallbackTitle: options.defaultTitle)
+    notice.recycle(
+      dialect: .tencent, fallbackTitle: options.defaultTitle,
+      banner: NoticeText.banner(options.locale))
 
     // Elements, read into the notice's body array (recycled from line to line).
     let body = try fields.requiredArray(value: top.body, "MsgBody")
@@ -299,7 +301,8 @@ enum TencentReader {
     let livePrefix = "OfflinePushInfo.ApnsInfo.LiveActivity"
     let id = try fields.requiredString(live, "LaId", livePrefix)
     let event = try fields.requiredString(live, "Event", livePrefix)
-    let state = try fields.requiredValue(live, "ContentState", livePrefix)
+    // APNs requires `content-state` to be a dictionary (SPEC 9 field table).
+    let state = try fields.requiredObject(live, "ContentState", livePrefix)
     let dismissal = try fields.integer(live, "DismissalDate", livePrefix)
     // The timestamp is read only for a Live Activity (SPEC 9); MsgTimeStamp wins over MsgTime.
     let stamp = try fields.integer(value: top.timeStamp, "MsgTimeStamp")

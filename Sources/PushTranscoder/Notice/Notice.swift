@@ -155,6 +155,9 @@ public struct Notice {
   /// For vendors that require a title (SPEC 4): the sender's nickname (C2C) or the group's name
   /// (group) from the directory, else `--default-title` (or its locale default).
   public var fallbackTitle: StringSlice
+  /// The banner text (`You have a new message` / `您有一条新消息`, by `--locale`): the body of
+  /// the vendors that require one when the push text is empty or blank (SPEC 9 [4, 6.8]).
+  public var banner: StringSlice = NoticeText.banner(.en)
   /// The fallback title of each group, parallel to `groups` (an Easemob REST send to several
   /// groups has one group name per group); empty for C2C. `fallbackTitle` is the first one's.
   public var fallbackTitles: [StringSlice] = []
@@ -215,8 +218,11 @@ public struct Notice {
   /// per line. Fields are reset one by one (a whole new value would also destroy the old one);
   /// `NoticeRecycleTests` checks the result against a fresh notice, field by field, so a field
   /// added here without a reset fails it.
-  public mutating func recycle(dialect: Dialect, fallbackTitle: StringSlice) {
+  public mutating func recycle(
+    dialect: Dialect, fallbackTitle: StringSlice, banner: StringSlice = NoticeText.banner(.en)
+  ) {
     self.dialect = dialect
+    self.banner = banner
     key = nil
     // `untitledBody` usually shares `body`'s storage: drop it first so `body`'s is unique and
     // emptying it keeps the storage instead of allocating.

@@ -31,6 +31,11 @@ public struct RunStats: Sendable, Equatable {
   public var vendorRejects = [[Int]](
     repeating: [Int](repeating: 0, count: RejectReason.allCases.count),
     count: VendorID.allCases.count)
+  /// `dropped_fields`: [vendor][field] (message, vendor) pairs whose payload left out a value
+  /// the vendor refuses, indexed by `VendorID.rawValue` and `DroppedField.rawValue`.
+  public var droppedFields = [[Int]](
+    repeating: [Int](repeating: 0, count: DroppedField.allCases.count),
+    count: VendorID.allCases.count)
   /// `unknown_elements`: message elements of an unknown type (they add no push text).
   public var unknownElements = 0
   /// `unicode_replacements`: U+FFFD substitutions made under `--unicode replace`.
@@ -67,6 +72,7 @@ public struct RunStats: Sendable, Equatable {
       cutBodies[v] += other.cutBodies[v]
       overBudget[v] += other.overBudget[v]
       for r in vendorRejects[v].indices { vendorRejects[v][r] += other.vendorRejects[v][r] }
+      for f in droppedFields[v].indices { droppedFields[v][f] += other.droppedFields[v][f] }
     }
     unknownElements += other.unknownElements
     unicodeReplacements += other.unicodeReplacements
@@ -109,7 +115,24 @@ public struct RunStats: Sendable, Equatable {
         RejectReason.allCases.map { ($0.name, vendorRejects[vendor.rawValue][$0.rawValue]) },
         into: &writer)
     }
-    writer.raw("},\"unknown_elements\":")
+    writer.byte(ASCII.closeBrace)
+    // Written only when a field was dropped (absent keys mean zero, SPEC 6.8).
+    if droppedFields.contains(where: { $0.contains(where: { $0 > 0 }) }) {
+      writer.raw(",\"dropped_fields\":{")
+      first = true
+      for vendor in VendorID.allCases
+      where droppedFields[vendor.rawValue].contains(where: { $0 > 0 }) {
+        if !first { writer.byte(ASCII.comma) }
+        first = false
+        writer.string(decoded: Array(vendor.name.utf8))
+        writer.byte(ASCII.colon)
+        Self.writeMap(
+          DroppedField.allCases.map { ($0.name, droppedFields[vendor.rawValue][$0.rawValue]) },
+          into: &writer)
+      }
+      writer.byte(ASCII.closeBrace)
+    }
+    writer.raw(",\"unknown_elements\":")
     writer.integer(unknownElements)
     writer.raw(",\"unicode_replacements\":")
     writer.integer(unicodeReplacements)

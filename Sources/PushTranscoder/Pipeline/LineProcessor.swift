@@ -278,6 +278,7 @@ public struct LineProcessor {
       }
       effects.titleCut = effects.titleCut || partEffects.titleCut
       effects.bodyCut = effects.bodyCut || partEffects.bodyCut
+      effects.dropped |= partEffects.dropped
       finishRecord(id, number: number, &output)
     }
     line.wrote(parts, for: id, effects)
@@ -409,6 +410,9 @@ struct LineOutcome {
   var records = InlineArray<9, Int>(repeating: 0)
   var titleCuts: UInt16 = 0
   var bodyCuts: UInt16 = 0
+  /// Per vendor, the `DroppedField` bits of the fields it left out (SPEC 9 [4, 6.8]).
+  var dropped = InlineArray<9, UInt16>(repeating: 0)
+  var anyDropped = false
   var produced = false
   /// The reason of the first vendor that refused the message, if any did.
   var firstRefusal: RejectReason? = nil
@@ -420,6 +424,10 @@ struct LineOutcome {
     produced = true
     if effects.titleCut { titleCuts |= 1 << vendor.rawValue }
     if effects.bodyCut { bodyCuts |= 1 << vendor.rawValue }
+    if effects.dropped != 0 {
+      dropped[vendor.rawValue] = effects.dropped
+      anyDropped = true
+    }
   }
 
   /// Adds the line to `stats` (SPEC 6.4): its records and cuts per vendor, and the line itself
@@ -441,6 +449,11 @@ struct LineOutcome {
     if titleCuts | bodyCuts != 0 {
       Self.addOne(titleCuts, into: &stats.cutTitles)
       Self.addOne(bodyCuts, into: &stats.cutBodies)
+    }
+    if anyDropped {
+      for vendor in 0..<9 where dropped[vendor] != 0 {
+        Self.addOne(dropped[vendor], into: &stats.droppedFields[vendor])
+      }
     }
   }
 

@@ -43,10 +43,11 @@ struct APNs: PushVendor {
     let bodyRange: Range<Int>
     switch notice.dialect {
     case .tencent:
-      bodyRange = writeTencent(notice, context, title, subtitle, body, into: &writer)
+      bodyRange = writeTencent(
+        notice, context, title, subtitle, body, into: &writer, effects: &effects)
     case .easemob:
       bodyRange = writeEasemob(
-        notice, context, title, subtitle, body, part: part, into: &writer)
+        notice, context, title, subtitle, body, part: part, into: &writer, effects: &effects)
     }
     return ByteBudget.enforce(
       budget, vendor: .apns, payloadStart: start, body: bodyRange, text: body, into: &writer,
@@ -55,7 +56,7 @@ struct APNs: PushVendor {
 
   private func writeTencent(
     _ notice: Notice, _ context: RenderContext, _ title: StringSlice?, _ subtitle: StringSlice?,
-    _ body: PushText, into writer: inout JSONWriter
+    _ body: PushText, into writer: inout JSONWriter, effects: inout RenderEffects
   ) -> Range<Int> {
     writer.raw("{\"aps\":{\"alert\":")
     let bodyRange: Range<Int>
@@ -64,7 +65,8 @@ struct APNs: PushVendor {
     } else {
       bodyRange = writeAlertObject(title, subtitle, body, into: &writer)
     }
-    writer.optionalNumber(",\"badge\":", notice.badgeSet)
+    // badge must be >= 0 (SPEC 9 [4, 6.8]).
+    writer.rangedNumber(",\"badge\":", notice.badgeSet, 0...Int.max, .badge, &effects)
     writer.optionalString(",\"sound\":", notice.sound)
     if notice.apns.mutableContent { writer.raw(",\"mutable-content\":1") }
     if notice.apns.contentAvailable { writer.raw(",\"content-available\":1") }
@@ -81,11 +83,12 @@ struct APNs: PushVendor {
 
   private func writeEasemob(
     _ notice: Notice, _ context: RenderContext, _ title: StringSlice?, _ subtitle: StringSlice?,
-    _ body: PushText, part: Int, into writer: inout JSONWriter
+    _ body: PushText, part: Int, into writer: inout JSONWriter, effects: inout RenderEffects
   ) -> Range<Int> {
     writer.raw("{\"aps\":{\"alert\":")
     let bodyRange = writeAlertObject(title, subtitle, body, into: &writer)
-    writer.optionalNumber(",\"badge\":", notice.badgeSet)
+    // badge must be >= 0 (SPEC 9 [4, 6.8]).
+    writer.rangedNumber(",\"badge\":", notice.badgeSet, 0...Int.max, .badge, &effects)
     writer.raw(",\"sound\":")
     if let sound = Notice.present(notice.sound) {
       writer.string(sound)

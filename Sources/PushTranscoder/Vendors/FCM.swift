@@ -38,7 +38,14 @@ struct FCM: PushVendor {
     // notification_count ← `BadgeSetNum`.
     writer.optionalString("\"channel_id\":", android.googleChannelID, first: &first)
     writer.optionalString("\"sound\":", android.sound, first: &first)
-    writer.optionalNumber("\"notification_count\":", notice.badgeSet, first: &first)
+    // notification_count must be >= 0 (SPEC 9 [4, 6.8]).
+    if let count = notice.badgeSet {
+      if AcceptedValues.integer(count, in: 0...Int.max) {
+        writer.optionalNumber("\"notification_count\":", count, first: &first)
+      } else {
+        effects.drop(.notificationCount)
+      }
+    }
     writer.raw("}}")
     // data.ext ← ext as a string (FCM data values are strings).
     if let ext = notice.extText(context) {

@@ -4,7 +4,7 @@
 ///
 /// The title is required (`HarmonyInfo.Title`, else `Title`, else the fallback title), so the
 /// body never carries the display prefix; `category` defaults to `IM`; `clickAction` is always
-/// written.
+/// written. Values HarmonyOS refuses are left out (SPEC 9 [4, 6.8]).
 struct Harmony: PushVendor {
   var id: VendorID { .harmony }
 
@@ -14,12 +14,16 @@ struct Harmony: PushVendor {
   ) -> VendorRefusal? {
     let start = writer.count
     let harmony = notice.harmony
-    let body = notice.bodyText(titled: true)
-    // category ← `HarmonyInfo.Category`, default `IM`.
+    // body is required: a blank one becomes the banner text (SPEC 9 [4, 6.8]).
+    let body = notice.requiredBody(titled: true)
+    // category ← `HarmonyInfo.Category` when HarmonyOS lists it, else the default `IM`.
     writer.raw("{\"payload\":{\"notification\":{\"category\":")
-    if let category = Notice.present(harmony.category) {
+    if let category = Notice.present(harmony.category),
+      AcceptedValues.contains(AcceptedValues.harmonyCategory, category)
+    {
       writer.string(category)
     } else {
+      if Notice.present(harmony.category) != nil { effects.drop(.category) }
       writer.raw("\"IM\"")
     }
     writer.raw(",\"title\":")
@@ -30,7 +34,8 @@ struct Harmony: PushVendor {
     writer.optionalString(",\"image\":", harmony.image)
     writer.optionalString(",\"sound\":", harmony.sound)
     writer.optionalNumber(",\"soundDuration\":", harmony.soundDuration)
-    writer.badge(notice, set: "\"setNum\":", add: "\"addNum\":")
+    writer.checkedBadge(
+      notice, set: "\"setNum\":", .setNum, add: "\"addNum\":", .addNum, &effects)
     writer.raw(",\"clickAction\":{\"actionType\":0")
     // clickAction.data.ext ← ext as a string.
     if let ext = notice.extText(context) {

@@ -1,6 +1,7 @@
 /// Honor Push, Android message body (SPEC 4):
 /// `{"data"?:ext,"android":{"notification":{"title"?,"body","importance"?,"image"?,
-/// "badge"?:{"addNum"|"setNum"},"clickAction":{"type":3}}}}`.
+/// "badge"?:{"addNum"|"setNum"},"clickAction":{"type":3}}}}`. Values Honor refuses are left
+/// out (SPEC 9 [4, 6.8]).
 struct Honor: PushVendor {
   var id: VendorID { .honor }
 
@@ -12,7 +13,8 @@ struct Honor: PushVendor {
     let android = notice.android
     // notification.title ← `Title` (SPEC 9: honor titles come from `Title`).
     let title = Notice.present(notice.title)
-    let body = notice.bodyText(titled: title != nil)
+    // body is required: a blank one becomes the banner text (SPEC 9 [4, 6.8]).
+    let body = notice.requiredBody(titled: title != nil)
     writer.byte(ASCII.openBrace)
     // data ← ext as a string.
     if let ext = notice.extText(context) {
@@ -29,9 +31,12 @@ struct Honor: PushVendor {
     writer.raw("\"body\":")
     let bodyRange = body.write(into: &writer)
     // importance ← `HonorImportance`; image ← `HonorImage`; badge as for huawei, camelCase.
-    writer.optionalString(",\"importance\":", android.honorImportance)
+    writer.enumeratedString(
+      ",\"importance\":", android.honorImportance, AcceptedValues.honorImportance, .importance,
+      &effects)
     writer.optionalString(",\"image\":", android.honorImage)
-    writer.badge(notice, set: "\"setNum\":", add: "\"addNum\":")
+    writer.checkedBadge(
+      notice, set: "\"setNum\":", .setNum, add: "\"addNum\":", .addNum, &effects)
     writer.raw(",\"clickAction\":{\"type\":3}}}}")
     return ByteBudget.enforce(
       VendorLimits.of(.honor).payloadBytes!, vendor: .honor, payloadStart: start,

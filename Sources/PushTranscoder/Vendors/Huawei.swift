@@ -1,7 +1,7 @@
 /// Huawei Push Kit, Android message body (SPEC 4):
 /// `{"data"?:ext,"android":{"category"?,"notification":{"title"?,"body","channel_id"?,
 /// "importance"?,"image"?,"sound"?,"default_sound"?:false,"badge"?:{"add_num"|"set_num"},
-/// "click_action":{"type":3}}}}`.
+/// "click_action":{"type":3}}}}`. Values Huawei refuses are left out (SPEC 9 [4, 6.8]).
 struct Huawei: PushVendor {
   var id: VendorID { .huawei }
 
@@ -13,7 +13,8 @@ struct Huawei: PushVendor {
     let android = notice.android
     // notification.title ← `Title` (SPEC 9: huawei titles come from `Title`).
     let title = Notice.present(notice.title)
-    let body = notice.bodyText(titled: title != nil)
+    // body is required: a blank one becomes the banner text (SPEC 9 [4, 6.8]).
+    let body = notice.requiredBody(titled: title != nil)
     writer.byte(ASCII.openBrace)
     // data ← ext as a string.
     if let ext = notice.extText(context) {
@@ -22,11 +23,15 @@ struct Huawei: PushVendor {
       writer.byte(ASCII.comma)
     }
     writer.raw("\"android\":{")
-    // android.category ← `HuaWeiCategory`.
+    // android.category ← `HuaWeiCategory`, when Huawei lists it.
     if let category = Notice.present(android.huaweiCategory) {
-      writer.raw("\"category\":")
-      writer.string(category)
-      writer.byte(ASCII.comma)
+      if AcceptedValues.contains(AcceptedValues.huaweiCategory, category) {
+        writer.raw("\"category\":")
+        writer.string(category)
+        writer.byte(ASCII.comma)
+      } else {
+        effects.drop(.category)
+      }
     }
     writer.raw("\"notification\":{")
     if let title {
@@ -38,7 +43,9 @@ struct Huawei: PushVendor {
     let bodyRange = body.write(into: &writer)
     // channel_id ← `HuaWeiChannelID`; importance ← `HuaWeiImportance`; image ← `HuaWeiImage`.
     writer.optionalString(",\"channel_id\":", android.huaweiChannelID)
-    writer.optionalString(",\"importance\":", android.huaweiImportance)
+    writer.enumeratedString(
+      ",\"importance\":", android.huaweiImportance, AcceptedValues.huaweiImportance, .importance,
+      &effects)
     writer.optionalString(",\"image\":", android.huaweiImage)
     // sound ← `AndroidInfo.Sound`, then `default_sound:false` so the custom sound plays.
     if let sound = Notice.present(android.sound) {
@@ -46,7 +53,8 @@ struct Huawei: PushVendor {
       writer.string(sound)
       writer.raw(",\"default_sound\":false")
     }
-    writer.badge(notice, set: "\"set_num\":", add: "\"add_num\":")
+    writer.checkedBadge(
+      notice, set: "\"set_num\":", .setNumSnake, add: "\"add_num\":", .addNumSnake, &effects)
     writer.raw(",\"click_action\":{\"type\":3}}}}")
     return ByteBudget.enforce(
       VendorLimits.of(.huawei).payloadBytes!, vendor: .huawei, payloadStart: start,

@@ -3,8 +3,7 @@
 /// "parameters"?:{"ext":ext}}}`.
 ///
 /// Title (required: `Title`, else the fallback title) and content are capped at 32 / 100
-/// scalars; `parameters` may take at most 1000 bytes as written (`{"ext":"…"}`, canonically
-/// escaped) and is never cut.
+/// scalars; `parameters` has no size limit (Meizu documents none; SPEC 4).
 struct Meizu: PushVendor {
   var id: VendorID { .meizu }
 
@@ -23,8 +22,9 @@ struct Meizu: PushVendor {
     texts.title.write(into: &writer)
     writer.raw(",\"content\":")
     texts.body.write(into: &writer)
-    // noticeMsgType ← `MeiZuNoticeMsgType`.
-    writer.optionalNumber(",\"noticeMsgType\":", notice.android.meizuNoticeMsgType)
+    // noticeMsgType ← `MeiZuNoticeMsgType` when 0 or 1 (SPEC 9 [4, 6.8]).
+    writer.rangedNumber(
+      ",\"noticeMsgType\":", notice.android.meizuNoticeMsgType, 0...1, .noticeMsgType, &effects)
     writer.raw("},\"clickTypeInfo\":{\"clickType\":0")
     if let ext = texts.ext {
       writer.raw(",\"parameters\":{\"ext\":")

@@ -44,12 +44,16 @@ public struct VendorRefusal: Error {
   }
 }
 
-/// What rendering did to the text, for the stats (SPEC 5: counts per (message, vendor)).
+/// What rendering did to the text and fields, for the stats (SPEC 5, 9: counts per (message,
+/// vendor)).
 public struct RenderEffects {
   /// The title was cut to the vendor's scalar cap.
   public var titleCut = false
   /// The body was cut, to a scalar cap or to fit the byte budget.
   public var bodyCut = false
+  /// The fields whose value the vendor refuses, left out or set to their default: one bit per
+  /// `DroppedField` (SPEC 9 [4, 6.8]).
+  public var dropped: UInt16 = 0
   /// Nothing cut.
   public init() {}
 }

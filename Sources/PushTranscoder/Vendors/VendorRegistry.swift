@@ -55,7 +55,8 @@ public struct VendorLimits: Sendable {
     case .oppo:
       VendorLimits(
         titleScalars: 50, bodyScalars: 50,
-        extField: FieldBudget(field: "action_parameters", unit: .extScalars, limit: 4000),
+        extField: FieldBudget(
+          field: "action_parameters", unit: .writtenObjectScalars, limit: 4000),
         recipientsPerRecord: 1000)
     case .vivo:
       VendorLimits(
@@ -63,10 +64,8 @@ public struct VendorLimits: Sendable {
         extField: FieldBudget(field: "clientCustomMap", unit: .keyAndExtScalars, limit: 1024),
         requestIDBytes: 64, recipientsPerRecord: 1000)
     case .meizu:
-      VendorLimits(
-        titleScalars: 32, bodyScalars: 100,
-        extField: FieldBudget(field: "parameters", unit: .writtenObjectBytes, limit: 1000),
-        recipientsPerRecord: 100)
+      // Meizu documents no limit on `parameters` (SPEC 4).
+      VendorLimits(titleScalars: 32, bodyScalars: 100, recipientsPerRecord: 100)
     }
   }
 }

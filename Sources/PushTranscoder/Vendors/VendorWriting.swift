@@ -42,20 +42,6 @@ extension JSONWriter {
     raw(lexeme)
   }
 
-  /// Writes `,"badge":{set:N}` or `,"badge":{add:N}`: set beats add (SPEC 9).
-  mutating func badge(_ notice: Notice, set setKey: StaticString, add addKey: StaticString) {
-    if let value = notice.badgeSet {
-      raw(",\"badge\":{")
-      raw(setKey)
-      raw(value)
-      byte(ASCII.closeBrace)
-    } else if let value = notice.badgeAdd {
-      raw(",\"badge\":{")
-      raw(addKey)
-      raw(value)
-      byte(ASCII.closeBrace)
-    }
-  }
 }
 
 /// The title, body and ext of a capped vendor, after the caps (SPEC 5 step 1).
@@ -85,9 +71,10 @@ extension Notice {
   }
 
   /// The title of the vendors that require one (SPEC 4): `preferred`, else `title`, else the
-  /// fallback (nickname, group name, or `--default-title`).
+  /// fallback (nickname, group name, or `--default-title`). A blank title counts as absent
+  /// (SPEC 9 [4, 6.8]).
   func requiredTitle(preferring preferred: StringSlice? = nil) -> StringSlice {
-    Notice.present(preferred) ?? Notice.present(title) ?? fallbackTitle
+    Notice.presentAndNotBlank(preferred) ?? Notice.presentAndNotBlank(title) ?? fallbackTitle
   }
 
   /// ext as the string the vendors other than Easemob apns `e` carry: the string itself, or for
@@ -132,7 +119,7 @@ extension Notice {
     }
     // Each text is built once and moved into the result: no text value is overwritten.
     let title = PushText.slice(requiredTitle())
-    let body = bodyText(titled: true)
+    let body = requiredBody(titled: true)
     // The body's cut, the longer one, may borrow the memo's storage: it is the last cut asked
     // for before the caller writes the texts. The title's is an array of its own, whatever
     // the body's cut does to the memo.

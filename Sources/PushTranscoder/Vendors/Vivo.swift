@@ -4,7 +4,7 @@
 ///
 /// Title (required: `Title`, else the fallback title) and content are capped at 40 / 100
 /// scalars; `clientCustomMap` may count at most 1024 scalars, key `ext` (3) included, and is
-/// never cut. `notifyType` defaults to 4.
+/// never cut. `notifyType` defaults to 4. Values vivo refuses are left out (SPEC 9 [4, 6.8]).
 struct Vivo: PushVendor {
   var id: VendorID { .vivo }
 
@@ -24,16 +24,38 @@ struct Vivo: PushVendor {
     texts.title.write(into: &writer)
     writer.raw(",\"content\":")
     texts.body.write(into: &writer)
-    // notifyType ← `VIVONotifyType`, default 4.
+    // notifyType ← `VIVONotifyType` when 1...4, else the default 4 (SPEC 9 [4, 6.8]).
     writer.raw(",\"notifyType\":")
-    if let notifyType = android.vivoNotifyType {
+    if let notifyType = android.vivoNotifyType, AcceptedValues.integer(notifyType, in: 1...4) {
       writer.raw(notifyType)
     } else {
+      if android.vivoNotifyType != nil { effects.drop(.notifyType) }
       writer.byte(ASCII.zero + 4)
     }
-    // classification ← `VIVOClassification`; category ← `VIVOCategory`.
-    writer.optionalNumber(",\"classification\":", android.vivoClassification)
-    writer.optionalString(",\"category\":", android.vivoCategory)
+    // classification ← `VIVOClassification` when 0 or 1.
+    var classification: Int? = nil
+    if let lexeme = android.vivoClassification {
+      if let value = AcceptedValues.integer(lexeme), value == 0 || value == 1 {
+        classification = value
+        writer.raw(",\"classification\":")
+        writer.raw(lexeme)
+      } else {
+        effects.drop(.classification)
+      }
+    }
+    // category ← `VIVOCategory` when vivo lists it, and only when it matches a written
+    // classification (system categories 1, operational ones 0).
+    if let category = Notice.present(android.vivoCategory) {
+      let system = AcceptedValues.contains(AcceptedValues.vivoSystemCategory, category)
+      let operational =
+        !system && AcceptedValues.contains(AcceptedValues.vivoOperationalCategory, category)
+      if (system && classification != 0) || (operational && classification != 1) {
+        writer.raw(",\"category\":")
+        writer.string(category)
+      } else {
+        effects.drop(.category)
+      }
+    }
     writer.raw(",\"skipType\":1")
     if let ext = texts.ext {
       writer.raw(",\"clientCustomMap\":{\"ext\":")

@@ -272,14 +272,14 @@ private let hello = "[\(text("hello"))]"
         "dismissalDate": "42", "timestamp": "1700000000",
       ])
     let msgTime =
-      #","MsgTime":9,"OfflinePushInfo":{"ApnsInfo":{"LiveActivity":{"LaId":"l","Event":"e","ContentState":0}}}"#
+      #","MsgTime":9,"OfflinePushInfo":{"ApnsInfo":{"LiveActivity":{"LaId":"l","Event":"e","ContentState":{}}}}"#
     #expect(read(c2c(hello, msgTime)).notice?.liveActivity?["timestamp"] == "9")
     // No timestamp is not a reject here: the apns vendor refuses.
     let none =
-      #","OfflinePushInfo":{"ApnsInfo":{"LiveActivity":{"LaId":"l","Event":"e","ContentState":"s"}}}"#
+      #","OfflinePushInfo":{"ApnsInfo":{"LiveActivity":{"LaId":"l","Event":"e","ContentState":{"s":1}}}}"#
     let noStamp = try #require(read(c2c(hello, none)).notice)
     #expect(noStamp.liveActivity?["timestamp"] == nil)
-    #expect(noStamp.liveActivity?["contentState"] == #""s""#)
+    #expect(noStamp.liveActivity?["contentState"] == #"{"s":1}"#)
   }
 
   @Test(arguments: [
@@ -290,6 +290,11 @@ private let hello = "[\(text("hello"))]"
     (#"{"LaId":"l","Event":null,"ContentState":{}}"#, "Event"),
     (#"{"LaId":"l","Event":"e"}"#, "ContentState"),
     (#"{"LaId":"l","Event":"e","ContentState":null}"#, "ContentState"),
+    // APNs requires content-state to be a dictionary (SPEC 9 field table).
+    (#"{"LaId":"l","Event":"e","ContentState":"s"}"#, "ContentState"),
+    (#"{"LaId":"l","Event":"e","ContentState":0}"#, "ContentState"),
+    (#"{"LaId":"l","Event":"e","ContentState":[{}]}"#, "ContentState"),
+    (#"{"LaId":"l","Event":"e","ContentState":true}"#, "ContentState"),
     (#"{"LaId":"l","Event":"e","ContentState":{},"DismissalDate":1.5}"#, "DismissalDate"),
   ])
   func liveActivityRequiredFields(live: String, field: String) {
@@ -299,7 +304,7 @@ private let hello = "[\(text("hello"))]"
 
   @Test func timestampIsTypeCheckedOnlyWithLiveActivity() {
     let live =
-      #""OfflinePushInfo":{"ApnsInfo":{"LiveActivity":{"LaId":"l","Event":"e","ContentState":1}}}"#
+      #""OfflinePushInfo":{"ApnsInfo":{"LiveActivity":{"LaId":"l","Event":"e","ContentState":{}}}}"#
     #expect(read(c2c(hello, #","MsgTimeStamp":"1""#)).notice != nil)
     #expect(read(c2c(hello, #","MsgTime":1.0,"# + live)).rejectPath == "MsgTime")
     #expect(read(c2c(hello, #","MsgTimeStamp":true,"# + live)).rejectPath == "MsgTimeStamp")

@@ -6,7 +6,7 @@ import Testing
 @Suite("Vendor xiaomi oppo vivo meizu")
 struct CappedVendorTests {
   let fullAndroid =
-    #""android":{"xiaomiChannelID":"xc","oppoChannelID":"oc","oppoCategory":"IM","oppoNotifyLevel":2,"vivoCategory":"IM","vivoClassification":0,"vivoNotifyType":1,"meizuNoticeMsgType":1}"#
+    #""android":{"xiaomiChannelID":"xc","oppoChannelID":"oc","oppoCategory":"IM","oppoNotifyLevel":2,"vivoCategory":"IM","vivoClassification":1,"vivoNotifyType":1,"meizuNoticeMsgType":1}"#
 
   @Test func minimalPayloadsUseFallbackTitleAndUnprefixedBody() {
     let line = #"{"key":"k1","body":"b","untitled":"n:b"}"#
@@ -33,11 +33,11 @@ struct CappedVendorTests {
     )
     #expect(
       NoticeFixture.payload(.oppo, line)
-        == #"{"title":"T","content":"b","channel_id":"oc","category":"IM","notify_level":2,"click_action_type":0,"action_parameters":"e"}"#
+        == #"{"title":"T","content":"b","channel_id":"oc","category":"IM","notify_level":2,"click_action_type":0,"action_parameters":"{\"ext\":\"e\"}"}"#
     )
     #expect(
       NoticeFixture.payload(.vivo, line)
-        == #"{"title":"T","content":"b","notifyType":1,"classification":0,"category":"IM","skipType":1,"clientCustomMap":{"ext":"e"},"requestId":"k1"}"#
+        == #"{"title":"T","content":"b","notifyType":1,"classification":1,"category":"IM","skipType":1,"clientCustomMap":{"ext":"e"},"requestId":"k1"}"#
     )
     #expect(
       NoticeFixture.payload(.meizu, line)
@@ -104,17 +104,17 @@ struct CappedVendorTests {
     // xiaomi: UTF-8 bytes of ext ≤ 4096 (1365 × 3 + 1 = 4096).
     (.xiaomi, String(repeating: "中", count: 1365) + "a", "b", true),
     (.xiaomi, String(repeating: "中", count: 1365) + "ab", "", false),
-    // oppo: scalars of ext ≤ 4000, whatever their bytes.
-    (.oppo, String(repeating: "中", count: 4000), "", true),
-    (.oppo, String(repeating: "中", count: 4001), "", false),
+    // oppo: scalars of the JSON text {"ext":"…"} ≤ 4000, whatever their bytes; an escape
+    // counts its backslash.
+    (.oppo, String(repeating: "中", count: 3990), "", true),
+    (.oppo, String(repeating: "中", count: 3991), "", false),
+    (.oppo, String(repeating: "\"", count: 1995), "", true),
+    (.oppo, String(repeating: "\"", count: 1995) + "a", "", false),
     // vivo: 3 + scalars of ext ≤ 1024.
     (.vivo, String(repeating: "é", count: 1021), "", true),
     (.vivo, String(repeating: "é", count: 1022), "", false),
-    // meizu: {"ext":"…"} as written ≤ 1000; `"` is written as 2 bytes.
-    (.meizu, String(repeating: "a", count: 990), "", true),
-    (.meizu, String(repeating: "a", count: 991), "", false),
-    (.meizu, String(repeating: "\"", count: 495), "", true),
-    (.meizu, String(repeating: "\"", count: 495) + "a", "", false),
+    // meizu: no limit on parameters (SPEC 4).
+    (.meizu, String(repeating: "中", count: 20000), "", true),
   ]
 
   @Test(arguments: fieldBudgets)
@@ -125,27 +125,28 @@ struct CappedVendorTests {
     let rendered = NoticeFixture.render(vendor, line)
     if fits {
       #expect(rendered.refusal == nil)
-      #expect(rendered.payload!.contains(TestJSON.literal(ext)))
+      // oppo carries ext inside a JSON text, escaped once more.
+      let carried =
+        vendor == .oppo
+        ? TestJSON.literal(#"{"ext":\#(TestJSON.literal(ext))}"#) : TestJSON.literal(ext)
+      #expect(rendered.payload?.contains(carried) == true)
     } else {
       #expect(rendered.refusal?.reason == "over-budget")
       #expect(!rendered.effects.titleCut && !rendered.effects.bodyCut)
     }
   }
 
-  @Test func meizuWrittenBytesMatchTheMeasuredSize() {
-    let ext = "q\"\\\n\u{1}é"
-    let rendered = NoticeFixture.render(.meizu, #"{"body":"b","ext":\#(TestJSON.literal(ext))}"#)
-    let payload = rendered.payloadBytes
-    let marker = Array(#","parameters":"#.utf8)
-    let start =
-      (0...(payload.count - marker.count)).first {
-        Array(payload[$0..<$0 + marker.count]) == marker
-      }! + marker.count
-    // The payload ends with the parameters object, then `}}`.
-    let written = payload[start..<payload.count - 2]
-    let measured = FieldBudget(field: "parameters", unit: .writtenObjectBytes, limit: 1000)
-      .size(of: .decoded(Array(ext.utf8)))
-    #expect(written.count == measured)
+  @Test func oppoActionParametersHoldTheJSONTextAndItsMeasuredSize() throws {
+    let ext = "q\"\\\n\u{1}é/中"
+    let rendered = NoticeFixture.render(.oppo, #"{"body":"b","ext":\#(TestJSON.literal(ext))}"#)
+    let text = try #require(TestJSON.string(rendered.payloadBytes, ["action_parameters"]))
+    // The field holds the JSON text {"ext":ext}, canonical, so it parses back to ext.
+    #expect(TestJSON.string(Array(text.utf8), ["ext"]) == ext)
+    #expect(text == #"{"ext":\#(TestJSON.literal(ext))}"#)
+    let measured = FieldBudget(
+      field: "action_parameters", unit: .writtenObjectScalars, limit: 4000
+    ).size(of: .decoded(Array(ext.utf8)))
+    #expect(text.unicodeScalars.count == measured)
   }
 
   @Test func vivoRequestIDFromTheHashWhenThereIsNoKey() {

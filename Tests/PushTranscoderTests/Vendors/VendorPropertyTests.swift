@@ -29,6 +29,11 @@ struct VendorPropertyTests {
     return text
   }
 
+  /// Empty, or only scalars up to U+0020 or with Unicode's White_Space property.
+  static func isBlank(_ text: String) -> Bool {
+    text.unicodeScalars.allSatisfy { $0.value <= 0x20 || $0.properties.isWhitespace }
+  }
+
   /// Where each vendor writes its body.
   static func body(_ vendor: VendorID, _ payload: [UInt8]) -> String? {
     switch vendor {
@@ -104,7 +109,10 @@ struct VendorPropertyTests {
           #expect(TestJSON.parses(payload), "\(vendor) payload must parse")
           let limits = VendorLimits.of(vendor)
           let required = [.harmony, .xiaomi, .oppo, .vivo, .meizu].contains(vendor)
-          let expected = required || hasTitle ? body : untitled
+          let chosen = required || hasTitle ? body : untitled
+          // A blank body becomes the banner for the vendors that require one (SPEC 9 [4, 6.8]).
+          let bodyRequired = vendor != .apns && vendor != .fcm
+          let expected = bodyRequired && Self.isBlank(chosen) ? "You have a new message" : chosen
           guard let written = Self.body(vendor, payload) else {
             Issue.record("\(vendor): no body in \(String(decoding: payload, as: UTF8.self))")
             continue
@@ -123,7 +131,8 @@ struct VendorPropertyTests {
             #expect(written.unicodeScalars.count <= cap)
           }
           if let cap = limits.titleScalars, let writtenTitle = Self.title(vendor, payload) {
-            let expectedTitle = hasTitle ? title : "New message"
+            // A blank required title takes the fallback title (SPEC 9 [4, 6.8]).
+            let expectedTitle = hasTitle && !Self.isBlank(title) ? title : "New message"
             Self.checkCut(writtenTitle, expectedTitle, wasCut: rendered.effects.titleCut) { kept in
               kept.reduce(0) { $0 + $1.unicodeScalars.count } <= cap - 1
             }

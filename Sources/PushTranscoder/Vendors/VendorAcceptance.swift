@@ -1,0 +1,249 @@
+/// Payloads the vendors accept (SPEC 9 [4, 6.8]): the value checks of the enumerated and ranged
+/// fields, the blank-text rules of required titles and bodies, and the names under which a
+/// dropped value is counted in the stats' `dropped_fields`.
+
+/// A field whose value a vendor refuses, so it is left out of that vendor's payload (or, when
+/// required, takes its default). Named by the vendor's own payload key: `badge` (apns),
+/// `notification_count` (fcm), `set_num` / `add_num` (huawei), `setNum` / `addNum` (honor,
+/// harmony), `category`, `importance`, `notifyType`, `classification`, `notify_level`,
+/// `noticeMsgType`.
+public enum DroppedField: Int, CaseIterable, Sendable {
+  /// apns `aps.badge`.
+  case badge
+  /// fcm `android.notification.notification_count`.
+  case notificationCount
+  /// huawei `badge.set_num`.
+  case setNumSnake
+  /// huawei `badge.add_num`.
+  case addNumSnake
+  /// honor and harmony `badge.setNum`.
+  case setNum
+  /// honor and harmony `badge.addNum`.
+  case addNum
+  /// huawei `android.category`, harmony `category`, vivo `category`.
+  case category
+  /// huawei and honor `importance`.
+  case importance
+  /// vivo `notifyType`.
+  case notifyType
+  /// vivo `classification`.
+  case classification
+  /// oppo `notify_level`.
+  case notifyLevel
+  /// meizu `noticeMsgType`.
+  case noticeMsgType
+
+  /// The key written in `dropped_fields` (the vendor's payload key).
+  public var name: String {
+    switch self {
+    case .badge: "badge"
+    case .notificationCount: "notification_count"
+    case .setNumSnake: "set_num"
+    case .addNumSnake: "add_num"
+    case .setNum: "setNum"
+    case .addNum: "addNum"
+    case .category: "category"
+    case .importance: "importance"
+    case .notifyType: "notifyType"
+    case .classification: "classification"
+    case .notifyLevel: "notify_level"
+    case .noticeMsgType: "noticeMsgType"
+    }
+  }
+
+  /// The field's bit in `RenderEffects.dropped`.
+  @inline(__always)
+  var bit: UInt16 { 1 << UInt16(rawValue) }
+}
+
+/// The values the vendors list for their enumerated fields (SPEC 9 [4, 6.8]). Values compare
+/// exactly (decoded, case-sensitive).
+enum AcceptedValues {
+  /// Huawei `android.category`.
+  static let huaweiCategory: [StaticString] = [
+    "IM", "VOIP", "SUBSCRIPTION", "TRAVEL", "HEALTH", "WORK", "ACCOUNT", "EXPRESS", "FINANCE",
+    "DEVICE_REMINDER", "SYSTEM_REMINDER", "MAIL", "PLAY_VOICE", "MARKETING",
+  ]
+  /// HarmonyOS `notification.category`.
+  static let harmonyCategory: [StaticString] = [
+    "IM", "VOIP", "MISS_CALL", "SUBSCRIPTION", "TRAVEL", "HEALTH", "WORK", "ACCOUNT", "EXPRESS",
+    "FINANCE", "DEVICE_REMINDER", "MAIL", "PLAY_VOICE", "MARKETING", "CUSTOMER_SERVICE",
+  ]
+  /// vivo `category` for system messages (`classification` 1).
+  static let vivoSystemCategory: [StaticString] = [
+    "IM", "ACCOUNT", "TODO", "DEVICE_REMINDER", "ORDER", "SUBSCRIPTION",
+  ]
+  /// vivo `category` for operational messages (`classification` 0).
+  static let vivoOperationalCategory: [StaticString] = ["NEWS", "CONTENT", "MARKETING", "SOCIAL"]
+  /// Huawei `importance`.
+  static let huaweiImportance: [StaticString] = ["LOW", "NORMAL", "HIGH"]
+  /// Honor `importance`.
+  static let honorImportance: [StaticString] = ["LOW", "NORMAL"]
+
+  /// True when `value` decodes to one of `values`.
+  static func contains(_ values: [StaticString], _ value: StringSlice) -> Bool {
+    values.contains { value.equals($0) }
+  }
+
+  /// The value of an integer lexeme (`-?(0|[1-9][0-9]*)`), or nil when it does not fit an
+  /// `Int` (no accepted range reaches that far, so such a value is refused).
+  static func integer(_ lexeme: UnsafeBufferPointer<UInt8>) -> Int? {
+    var index = 0
+    let negative = lexeme.first == ASCII.minus
+    if negative { index = 1 }
+    guard index < lexeme.count else { return nil }
+    var value = 0
+    while index < lexeme.count {
+      let digit = Int(lexeme[index]) - Int(ASCII.zero)
+      guard digit >= 0 && digit <= 9 else { return nil }
+      let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
+      let (sum, overflow2) = times10.addingReportingOverflow(negative ? -digit : digit)
+      guard !overflow && !overflow2 else { return nil }
+      value = sum
+      index += 1
+    }
+    return value
+  }
+
+  /// True when the integer lexeme's value lies in `range`.
+  static func integer(_ lexeme: UnsafeBufferPointer<UInt8>, in range: ClosedRange<Int>) -> Bool {
+    guard let value = integer(lexeme) else { return false }
+    return range.contains(value)
+  }
+}
+
+extension RenderEffects {
+  /// Records that `field` was left out of the payload (or took its default).
+  @inline(__always)
+  mutating func drop(_ field: DroppedField) { dropped |= field.bit }
+}
+
+extension JSONWriter {
+  /// Writes `key` and the string when present, non-empty and one of `values`; a present value
+  /// outside the list is left out and recorded as `field` in `effects`.
+  @inline(__always)
+  mutating func enumeratedString(
+    _ key: StaticString, _ value: StringSlice?, _ values: [StaticString], _ field: DroppedField,
+    _ effects: inout RenderEffects
+  ) {
+    guard let value = Notice.present(value) else { return }
+    guard AcceptedValues.contains(values, value) else {
+      effects.drop(field)
+      return
+    }
+    raw(key)
+    string(value)
+  }
+
+  /// Writes `key` and the integer lexeme when present and in `range`; a present value outside
+  /// it is left out and recorded as `field` in `effects`.
+  @inline(__always)
+  mutating func rangedNumber(
+    _ key: StaticString, _ lexeme: UnsafeBufferPointer<UInt8>?, _ range: ClosedRange<Int>,
+    _ field: DroppedField, _ effects: inout RenderEffects
+  ) {
+    guard let lexeme else { return }
+    guard AcceptedValues.integer(lexeme, in: range) else {
+      effects.drop(field)
+      return
+    }
+    raw(key)
+    raw(lexeme)
+  }
+
+  /// The checked form of `badge(_:set:add:)` for huawei, honor and harmony: set beats add, then
+  /// the chosen value must lie in `0...99` (set) or `1...99` (add), else no badge is written
+  /// and the chosen key is recorded as dropped (SPEC 9 [4, 6.8]).
+  mutating func checkedBadge(
+    _ notice: Notice, set setKey: StaticString, _ setField: DroppedField,
+    add addKey: StaticString, _ addField: DroppedField, _ effects: inout RenderEffects
+  ) {
+    if let value = notice.badgeSet {
+      guard AcceptedValues.integer(value, in: 0...99) else {
+        effects.drop(setField)
+        return
+      }
+      raw(",\"badge\":{")
+      raw(setKey)
+      raw(value)
+      byte(ASCII.closeBrace)
+    } else if let value = notice.badgeAdd {
+      guard AcceptedValues.integer(value, in: 1...99) else {
+        effects.drop(addField)
+        return
+      }
+      raw(",\"badge\":{")
+      raw(addKey)
+      raw(value)
+      byte(ASCII.closeBrace)
+    }
+  }
+}
+
+extension PushText {
+  /// True when the text is empty or made only of scalars up to U+0020 or with Unicode's
+  /// White_Space property (SPEC 9 [4, 6.8]): a text the vendors that require one refuse.
+  var isBlank: Bool {
+    switch self {
+    case .slice(let slice):
+      return slice.isBlank
+    case .pieces(let pieces):
+      for piece in pieces where !piece.isBlank { return false }
+      return true
+    case .decoded(let bytes):
+      return bytes.withUnsafeBufferPointer { PushText.isBlankUTF8($0) }
+    }
+  }
+
+  /// `isBlank` of decoded UTF-8.
+  static func isBlankUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var iterator = bytes.makeIterator()
+    var decoder = UTF8()
+    while case .scalarValue(let scalar) = decoder.decode(&iterator) {
+      if !isBlankScalar(scalar.value) { return false }
+    }
+    return true
+  }
+
+  /// A scalar up to U+0020, or one with the White_Space property (Unicode's PropList.txt).
+  @inline(__always)
+  static func isBlankScalar(_ value: UInt32) -> Bool {
+    switch value {
+    case 0...0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000:
+      true
+    default:
+      false
+    }
+  }
+}
+
+extension StringSlice {
+  /// `PushText.isBlank` of one slice. The usual text starts with a printable ASCII byte that is
+  /// not an escape, which settles it at once.
+  var isBlank: Bool {
+    guard let first = rawBytes.first else { return true }
+    if first > 0x20 && first < 0x80 && first != ASCII.backslash { return false }
+    if !hasEscapes { return PushText.isBlankUTF8(rawBytes) }
+    let decoded = decodedBytes()
+    return decoded.withUnsafeBufferPointer { PushText.isBlankUTF8($0) }
+  }
+}
+
+extension Notice {
+  /// `value` when present and not blank: a required title made only of blank scalars counts as
+  /// absent (SPEC 9 [4, 6.8]).
+  @inline(__always)
+  static func presentAndNotBlank(_ value: StringSlice?) -> StringSlice? {
+    guard let value, !value.isEmpty, !value.isBlank else { return nil }
+    return value
+  }
+
+  /// The body of a vendor whose API requires one (huawei, honor, harmony, xiaomi, oppo, vivo,
+  /// meizu): `bodyText(titled:)`, or the banner text when that is empty or blank (SPEC 9
+  /// [4, 6.8]). The banner then goes under the vendor's caps and budget like any body.
+  @inline(__always)
+  func requiredBody(titled: Bool) -> PushText {
+    let text = bodyText(titled: titled)
+    return text.isBlank ? .slice(banner) : text
+  }
+}
