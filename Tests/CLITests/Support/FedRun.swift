@@ -86,7 +86,7 @@ final class FedRun: @unchecked Sendable {
 
   /// Waits until `condition` holds, polling; false when the run ended first or after `limit`
   /// polls (a guard against a hang, never a measure of speed: the run waits for its input).
-  static func wait(for condition: () -> Bool, while run: FedRun, limit: Int = 60_000) -> Bool {
+  static func wait(for condition: () -> Bool, while run: FedRun, limit: Int = 12_000) -> Bool {
     for _ in 0..<limit {
       if condition() { return true }
       if !run.process.isRunning { return condition() }
