@@ -113,6 +113,12 @@ struct Transcode: ParsableCommand {
   @Flag(help: "Replace the batches of an existing output directory.")
   var force = false
 
+  @Flag(
+    help:
+      "With -o DIR: skip the flushes to stable storage (a scratch run; a power cut may leave a manifest whose batches are lost)."
+  )
+  var noSync = false
+
   @Flag(help: "Print the version and build id (a hash of the executable), then exit.")
   var version = false
 
@@ -171,6 +177,7 @@ struct Transcode: ParsableCommand {
     configuration.level = level
     configuration.batchRecords = batchRecords
     configuration.force = force
+    configuration.sync = !noSync
     throw ExitCode(Runner.run(configuration))
   }
 }

@@ -183,7 +183,8 @@ extension CLITests {
 
     /// `--force` reuses the replaced run's batch files for their inodes (`ReplacedBatches`): the
     /// new batches are what a fresh run writes, an old batch also linked elsewhere is left
-    /// alone, and the `.replaced/` folder a stopped run leaves behind is cleaned up.
+    /// alone, and the `.replaced/` folder a stopped run leaves behind is cleaned up, its files
+    /// not reused (no manifest listed them).
     @Test func forceReusesOldBatchesSafely() throws {
       let dir = try TemporaryDirectory()
       defer { dir.remove() }
@@ -214,16 +215,19 @@ extension CLITests {
         }
         return found
       }
-      let reusable = try inodes([out + "/apns", out + "/vivo", out + "/.replaced/fcm"])
+      let reusable = try inodes([out + "/apns", out + "/vivo"])
+      let leftover = try inodes([out + "/.replaced/fcm"])
       let forced = try CLI.run(arguments + ["--force"])
       #expect(forced.status == 0, "\(forced.stderrText)")
       #expect(
         try Data(contentsOf: URL(fileURLWithPath: dir.file("archived.ndjson")))
           == contents[names[0]])
       #expect(!manager.fileExists(atPath: out + "/.replaced"))
-      // Every new batch took an old inode, but not the linked one.
+      // Every new batch took an old batch's inode but the one whose old file is linked
+      // elsewhere: it got a new one, not the leftover's.
       let reused = try inodes([out + "/apns", out + "/vivo"])
-      #expect(reused.isSubset(of: reusable))
+      #expect(reused.subtracting(reusable).count == 1)
+      #expect(reused.isDisjoint(with: leftover))
       #expect(
         !reused.contains(
           try
@@ -268,37 +272,35 @@ extension CLITests {
     }
 
     /// SIGKILL mid-run: no manifest, and no file under a final `batch-*` name is incomplete.
+    /// The run reads its input from a pipe the test never closes, so it is still running when
+    /// it is killed, on an event (its first, eighth, thirtieth batch under its final name) and
+    /// not after a delay that a fast machine would outrun; compression jobs are at work beside
+    /// the writer at that moment.
     @Test(arguments: ["gzip", "lz4", "none"])
     func killedRunLeavesNoIncompleteBatch(compress: String) throws {
       let dir = try TemporaryDirectory()
       defer { dir.remove() }
-      let valid = try Corpus.valid
-      let made = try CLI.sh(
-        "for i in $(seq 1 40); do cat '\(valid)'; done > big.ndjson", in: dir.url)
-      try #require(made.status == 0)
-      var finalBatches = 0
-      for (attempt, delay) in [0.2, 0.5, 0.9].enumerated() {
+      let valid = try Data(contentsOf: URL(fileURLWithPath: try Corpus.valid))
+      var input = Data()
+      for _ in 0..<8 { input += valid }
+      for (attempt, wanted) in [1, 8, 30].enumerated() {
         let out = dir.file("out-\(attempt)")
-        let process = try CLI.start(
+        let run = try FedRun(
           [
-            "big.ndjson", "-o", out, "--batch-records", "40", "--compress", compress, "--threads",
-            "2",
+            "-", "-o", out, "--batch-records", "40", "--compress", compress, "--threads", "2",
             "--chunk-bytes", "65536",
-          ], in: dir.url)
-        Thread.sleep(forTimeInterval: delay)
-        let wasRunning = process.isRunning
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        guard wasRunning else {
-          Issue.record("the run finished within \(delay) s: input too small to kill mid-way")
-          continue
-        }
-        #expect(process.terminationReason == .uncaughtSignal)
+          ], feeding: input)
+        let reached = FedRun.wait(for: { finalBatchCount(out) >= wanted }, while: run)
+        let wasRunning = run.process.isRunning
+        run.kill()
+        #expect(reached, "never \(wanted) final batches")
+        #expect(wasRunning, "the run ended with its input still open")
+        #expect(run.process.terminationReason == .uncaughtSignal)
         let check = try CLI.python(PythonChecks.killed, [out, "40"])
-        #expect(check.status == 0, "after \(delay) s: \(check.stdoutText)\(check.stderrText)")
-        finalBatches += Int(check.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(check.status == 0, "after \(wanted): \(check.stdoutText)\(check.stderrText)")
+        let final = Int(check.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(final >= wanted, "\(final) final batches")
       }
-      #expect(finalBatches > 0, "no batch was renamed before any kill: the check proved nothing")
     }
   }
 

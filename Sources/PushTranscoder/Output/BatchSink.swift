@@ -12,6 +12,17 @@ import Dispatch
 ///
 /// Invariant: a file under a final `batch-*` name is always complete, and `manifest.json`
 /// exists only when every batch it lists is; a directory without a manifest is an incomplete run.
+///
+/// Durability (unless `sync` is off): each batch's data is flushed (`fdatasync`) by its
+/// compression job before its rename, and `rejects.ndjson` before its own; once every job is
+/// done the vendor folders and `DIR` are flushed (`fsync`), so their names are stable too; only
+/// then is the manifest written to a temporary name, flushed, renamed, and `DIR` flushed again.
+/// After a power cut, a directory whose manifest survived holds every batch the manifest lists.
+/// `--force` flushes `DIR` after removing the old manifest, before it touches any old batch.
+///
+/// Containment: every file is reached through `DirectoryHandle`s opened on `DIR` and its
+/// vendor folders, never through a symbolic link inside `DIR`; and the run holds `OutputLock`
+/// on `DIR` from before its first change until the manifest is written.
 public final class BatchSink: RecordSink, @unchecked Sendable {
   // Safe because the writer thread owns everything except `entries`/`failure`, which the
   // compression jobs update under `lock`.
@@ -42,6 +53,17 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
   }
 
   private let directory: String
+  /// `DIR`, opened once: every name below is resolved from it.
+  private let root: DirectoryHandle
+  /// Held from `init` until the manifest is written.
+  private let outputLock: OutputLock
+  /// False with `--no-sync`: nothing is flushed to stable storage.
+  private let sync: Bool
+  // Safe because only the writer thread (`submit`, `writeEverythingConsumed`) reads and writes
+  // it; a job gets its folder as a value.
+  /// Each vendor's folder, once its first batch created it.
+  @exclusivity(unchecked) private var folders: [DirectoryHandle?] = Array(
+    repeating: nil, count: VendorID.allCases.count)
   private let compression: OutputCompression
   /// The level in effect (`OutputCompression.level(given:)`); unused without compression.
   private let level: Int
@@ -77,46 +99,76 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
   /// thread, not beside it.
   private let inline: Bool
 
-  /// Prepares `directory` (refused when it exists, unless `force`). `rejectsPath` (`--rejects
-  /// FILE`), when given, gets a copy of the reject records of `DIR/rejects.ndjson`.
+  /// Prepares `directory` (refused when it exists, unless `force`, and when another run holds
+  /// it). `rejectsPath` (`--rejects FILE`), when given, gets a copy of the reject records of
+  /// `DIR/rejects.ndjson`. `sync: false` (`--no-sync`) skips every flush to stable storage.
   public init(
     directory: String, force: Bool, compression: OutputCompression, level: Int?, batchRecords: Int,
-    threads: Int, optionsJSON: [UInt8], rejectsPath: String? = nil
+    threads: Int, optionsJSON: [UInt8], rejectsPath: String? = nil, sync: Bool = true
   ) throws {
     self.directory = directory
+    self.sync = sync
     self.compression = compression
     self.level = compression.level(given: level) ?? 0
     self.batchRecords = batchRecords
     self.optionsJSON = optionsJSON
     self.jobSlots = DispatchSemaphore.permits(max(1, threads) + 1)
     self.inline = threads <= 1
-    var replaced: ReplacedBatches? = nil
-    if let kind = FileSystem.kind(of: directory) {
+    let existed: Bool
+    switch FileSystem.kind(of: directory) {
+    case .directory?:
       guard force else {
         throw SinkError.io(
           "output directory \(directory) exists (use --force to replace its batches)")
       }
-      guard kind == .directory else {
-        throw SinkError.io("\(directory) exists and is not a directory")
+      existed = true
+    case .other?:
+      throw SinkError.io("\(directory) exists and is not a directory")
+    case nil:
+      do { try FileSystem.createDirectories(directory) } catch {
+        throw SinkError.io("cannot create output directory \(directory): \(error)")
       }
-      // The manifest goes first, so the directory never looks complete while it is rewritten.
-      for name in ["manifest.json", "rejects.ndjson"] {
-        let path = directory + "/" + name
-        if FileSystem.exists(path) {
-          do { try FileSystem.removeTree(path) } catch {
-            throw SinkError.io("cannot remove \(path): \(error)")
-          }
-        }
-      }
-      // The old batches are moved aside for their inodes (see `ReplacedBatches`).
-      replaced = try ReplacedBatches(directory: directory, moving: VendorID.allCases.map(\.name))
+      existed = false
     }
-    do { try FileSystem.createDirectories(directory) } catch {
-      throw SinkError.io("cannot create output directory \(directory): \(error)")
+    do { root = try DirectoryHandle(opening: directory) } catch {
+      throw SinkError.io("cannot open output directory \(directory): \(error)")
+    }
+    // Before anything in the directory changes: a second run stops here.
+    outputLock = try OutputLock(on: root)
+    var replaced: ReplacedBatches? = nil
+    if existed {
+      let listed = PreviousManifest.batchFiles(in: root)
+      // The manifest goes first, so the directory never looks complete while it is rewritten;
+      // symbolic links at these names are removed as links.
+      for name in ["manifest.json", ".manifest.json.tmp", "rejects.ndjson", ".rejects.ndjson.tmp"] {
+        try ReplacedBatches.remove(name, in: root)
+      }
+      // The removal is on stable storage before any old batch changes: after a power cut the
+      // old manifest never lists a batch this run has started to overwrite.
+      if sync { try Self.sync(root) }
+      // The old batches are moved aside for their inodes (see `ReplacedBatches`).
+      replaced = try ReplacedBatches(
+        root: root, moving: VendorID.allCases.map(\.name), listed: listed)
     }
     self.replaced = replaced
-    rejectsFile = try BufferedFile(creating: directory + "/.rejects.ndjson.tmp")
+    rejectsFile = try Self.createFile(".rejects.ndjson.tmp", in: root)
     rejectsCopy = try rejectsPath.map { try BufferedFile(creating: $0) }
+  }
+
+  /// A new file `name` in `folder` (whatever had that name before is unlinked, not followed).
+  private static func createFile(_ name: String, in folder: DirectoryHandle) throws -> BufferedFile
+  {
+    let path = folder.path + "/" + name
+    do {
+      return BufferedFile(descriptor: try folder.createFile(name), path: path, oldSize: 0)
+    } catch {
+      throw SinkError.io("cannot create \(path): \(error)")
+    }
+  }
+
+  /// Flushes `folder`'s entries to stable storage.
+  private static func sync(_ folder: DirectoryHandle) throws {
+    do { try folder.sync() } catch { throw SinkError.io("cannot sync \(folder.path): \(error)") }
   }
 
   /// Appends the chunk's rejects to the rejects file and its records to their vendors' open
@@ -172,6 +224,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
   public func finish(stats: RunStats, seconds: Double, inputBytes: Int) throws {
     try writeEverythingConsumed()
     try writeManifest(stats: stats, seconds: seconds, inputBytes: inputBytes)
+    outputLock.release()
   }
 
   /// After a fatal input error: the directory holds every record and reject of the lines before
@@ -180,6 +233,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
   /// incomplete (SPEC 6.2).
   public func finishAfterInputError() throws {
     try writeEverythingConsumed()
+    outputLock.release()
   }
 
   /// Writes the open batches, waits for every compression job, and completes the rejects file
@@ -189,9 +243,15 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
     jobs.wait()
     try checkFailure()
     try replaced?.removeRest()
-    try rejectsFile.close()
+    try rejectsFile.close(syncingData: sync)
     try rejectsCopy?.close()
-    try rename(directory + "/.rejects.ndjson.tmp", directory + "/rejects.ndjson")
+    try rename(".rejects.ndjson.tmp", in: root, to: root, "rejects.ndjson")
+    // Every batch's data is on stable storage (its job flushed it); now their names, and the
+    // vendor folders' own names in `DIR`.
+    if sync {
+      for case let folder? in folders { try Self.sync(folder) }
+      try Self.sync(root)
+    }
   }
 
   private func checkFailure() throws {
@@ -205,12 +265,15 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
     var batch = open[vendor.rawValue]
     let index = batch.nextIndex
     open[vendor.rawValue] = OpenBatch(nextIndex: index + 1)
-    let folder = directory + "/" + vendor.name
-    if index == 1 {
-      do { try FileSystem.createDirectories(folder) } catch {
-        throw SinkError.io("cannot create \(folder): \(error)")
+    if folders[vendor.rawValue] == nil {
+      // A symbolic link or a file of this name is refused, not followed (`--force` has moved
+      // or removed whatever was there).
+      do { folders[vendor.rawValue] = try root.makeDirectory(vendor.name) } catch {
+        throw SinkError.io("cannot create \(directory)/\(vendor.name): \(error)")
       }
     }
+    let folder = folders[vendor.rawValue]!
+    let sync = self.sync
     let name = String(cFormat: "batch-%06ld.ndjson", index) + compression.fileSuffix
     let compression = self.compression
     let level = self.level
@@ -255,12 +318,13 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
         }
         // Written under a name that is not final (a replaced run's file in `.replaced/`, or
         // a temporary name), complete before it is renamed to its final name.
-        let file =
+        let target =
           try replaced?.take(vendor: vendor.name, name: name)
-          ?? BufferedFile(creating: folder + "/." + name + ".tmp")
-        try file.write(compressed?.buffer ?? content.buffer)
-        try file.close()
-        try rename(file.path, folder + "/" + name)
+          ?? (Self.createFile("." + name + ".tmp", in: folder), folder, "." + name + ".tmp")
+        try target.file.write(compressed?.buffer ?? content.buffer)
+        // Flushed here, in the jobs that run beside the writer, before the final name exists.
+        try target.file.close(syncingData: sync)
+        try rename(target.name, in: target.folder, to: folder, name)
         let entry = Entry(
           vendor: vendor, index: index, file: vendor.name + "/" + name, records: records,
           bytes: content.count, fileBytes: compressed?.count ?? content.count, crc32: crc,
@@ -278,9 +342,12 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
     if inline { job() } else { queue.async(execute: job) }
   }
 
-  private func rename(_ from: String, _ to: String) throws {
-    if Glibc.rename(from, to) != 0 {
-      throw SinkError.io("cannot rename \(from) to \(to): \(String(cString: strerror(errno)))")
+  private func rename(
+    _ name: String, in folder: DirectoryHandle, to target: DirectoryHandle, _ newName: String
+  ) throws {
+    do { try folder.rename(name, to: target, newName) } catch {
+      throw SinkError.io(
+        "cannot rename \(folder.path)/\(name) to \(target.path)/\(newName): \(error)")
     }
   }
 
@@ -324,10 +391,10 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
     let rate = seconds > 0 ? Double(inputBytes) / 1e6 / seconds : 0
     writer.raw(utf8: String(cFormat: "%.1f", rate))
     writer.raw("}}\n")
-    let temporary = directory + "/.manifest.json.tmp"
-    let file = try BufferedFile(creating: temporary)
+    let file = try Self.createFile(".manifest.json.tmp", in: root)
     try file.write(writer.bytes)
-    try file.close()
-    try rename(temporary, directory + "/manifest.json")
+    try file.close(syncingData: sync)
+    try rename(".manifest.json.tmp", in: root, to: root, "manifest.json")
+    if sync { try Self.sync(root) }
   }
 }

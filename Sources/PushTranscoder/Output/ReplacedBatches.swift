@@ -24,54 +24,78 @@
 /// with a single link are reused: overwriting a file that is also linked elsewhere would destroy
 /// that copy (and a file that cannot be opened is replaced by a new one, as without reuse).
 ///
+/// Only what the replaced run's manifest listed as its batches is reused, and only regular
+/// files with a single link, opened without following a symbolic link: overwriting a file that
+/// is also linked elsewhere would destroy that copy, and a link planted in `DIR` would lead the
+/// writes outside it. Everything else found there (links, other files, a stopped run's
+/// leftovers) is deleted with `.replaced/`, as a link never through it (see `DirectoryHandle`).
+///
 /// A run stopped mid-way leaves `.replaced/` behind (with no manifest, as any incomplete run);
-/// the next `--force` run reuses and then removes it.
+/// the next `--force` run removes it.
 final class ReplacedBatches: @unchecked Sendable {
   // Safe because `files`, `taken`, `byName` and `firstFree` change only in `init`, before the
   // object is shared, or while `lock` is held.
-  private let root: String
+  /// A reusable file: the folder it lies in (under `.replaced/`) and its name there.
+  struct File {
+    var folder: DirectoryHandle
+    var name: String
+  }
+
+  /// The name of the folder the old vendor folders move into.
+  static let folderName = ".replaced"
+
+  private let root: DirectoryHandle
   private let lock = Lock()
-  /// Every reusable file's path, and whether a new batch took it.
-  private var files: [String] = []
+  /// Every reusable file, and whether a new batch took it.
+  private var files: [File] = []
   private var taken: [Bool] = []
   /// `<vendor folder>/<file name>` → index in `files`.
   private var byName: [String: Int] = [:]
   /// Below this index every file is taken (the fallback scans from here).
   private var firstFree = 0
 
-  /// Moves `directory/<name>` for each of `names` that exists into `directory/.replaced/`, and
-  /// collects the regular files found there.
-  init(directory: String, moving names: [String]) throws {
-    root = directory + "/.replaced"
+  /// Moves each of `names` that is a directory in `root` into `root/.replaced/` (anything else
+  /// of that name, such as a symbolic link, is removed), and collects the files there that
+  /// `listed` names (`<vendor>/<file>`, the previous manifest's batches).
+  init(root: DirectoryHandle, moving names: [String], listed: Set<String>) throws {
+    self.root = root
+    var replaced: DirectoryHandle? = nil
+    var moved: [(name: String, target: String)] = []
     for name in names {
-      let path = directory + "/" + name
-      guard FileSystem.exists(path) else { continue }
-      try Self.createDirectory(root)
+      guard let kind = root.kind(of: name) else { continue }
+      guard kind == .directory else {
+        try Self.remove(name, in: root)
+        continue
+      }
+      if replaced == nil {
+        if let kind = root.kind(of: Self.folderName), kind != .directory {
+          try Self.remove(Self.folderName, in: root)
+        }
+        do { replaced = try root.makeDirectory(Self.folderName) } catch {
+          throw SinkError.io("cannot create \(root.path)/\(Self.folderName): \(error)")
+        }
+      }
+      let folder = replaced!
       // A free name under `.replaced/` (an interrupted run may have left the same one).
       var index = 0
-      var target = root + "/" + name
-      while FileSystem.exists(target) {
+      var target = name
+      while folder.kind(of: target) != nil {
         index += 1
-        target = root + "/" + name + ".\(index)"
+        target = name + ".\(index)"
       }
-      guard Glibc.rename(path, target) == 0 else {
-        throw SinkError.io("cannot move \(path) aside: \(String(cString: strerror(errno)))")
+      do { try root.rename(name, to: folder, target) } catch {
+        throw SinkError.io("cannot move \(root.path)/\(name) aside: \(error)")
       }
+      moved.append((name, target))
     }
-    guard FileSystem.exists(root) else { return }
-    // One level of folders (the vendor folders moved here), and files directly inside them.
-    for entry in (try? FileSystem.entries(of: root)) ?? [] {
-      let folder = root + "/" + entry
-      for file in (try? FileSystem.entries(of: folder)) ?? [] {
-        let path = folder + "/" + file
-        var status = stat()
-        if lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
-          && status.st_nlink == 1 && access(path, W_OK) == 0
-        {
-          byName[entry + "/" + file] = files.count
-          files.append(path)
-          taken.append(false)
-        }
+    guard let replaced else { return }
+    for (name, target) in moved {
+      guard let folder = try? DirectoryHandle(in: replaced, name: target) else { continue }
+      for file in (try? folder.entries()) ?? [] where listed.contains(name + "/" + file) {
+        guard folder.kind(of: file) == .regular else { continue }
+        byName[name + "/" + file] = files.count
+        files.append(File(folder: folder, name: file))
+        taken.append(false)
       }
     }
   }
@@ -79,9 +103,11 @@ final class ReplacedBatches: @unchecked Sendable {
   /// A replaced file, opened to be written over from its start (the caller cuts it at its new
   /// length, then renames it to its final name), or nil when none is left: create a file as
   /// usual. The old file of the same name comes first: a rerun over the same input writes each
-  /// batch over one of exactly its size, so nothing is freed or allocated. A file that cannot
-  /// be opened is skipped (`removeRest` deletes it).
-  func take(vendor: String, name: String) -> BufferedFile? {
+  /// batch over one of exactly its size, so nothing is freed or allocated. A file that is not
+  /// (or no longer) a regular file with one link is skipped (`removeRest` deletes it).
+  func take(vendor: String, name: String) -> (
+    file: BufferedFile, folder: DirectoryHandle, name: String
+  )? {
     while true {
       lock.lock()
       var index = byName.removeValue(forKey: vendor + "/" + name)
@@ -92,21 +118,25 @@ final class ReplacedBatches: @unchecked Sendable {
       if let index { taken[index] = true }
       lock.unlock()
       guard let index else { return nil }
-      if let file = try? BufferedFile(overwriting: files[index]) { return file }
+      let candidate = files[index]
+      if let opened = candidate.folder.openSoleRegularFile(candidate.name) {
+        let file = BufferedFile(
+          descriptor: opened.fd, path: candidate.folder.path + "/" + candidate.name,
+          oldSize: opened.size)
+        return (file, candidate.folder, candidate.name)
+      }
     }
   }
 
   /// Deletes what was not reused, and `.replaced/` itself.
   func removeRest() throws {
-    guard FileSystem.exists(root) else { return }
-    do { try FileSystem.removeTree(root) } catch {
-      throw SinkError.io("cannot remove \(root): \(error)")
-    }
+    try Self.remove(Self.folderName, in: root)
   }
 
-  private static func createDirectory(_ path: String) throws {
-    do { try FileSystem.createDirectories(path) } catch {
-      throw SinkError.io("cannot create \(path): \(error)")
+  /// Removes `name` from `root` (a tree, a file, or a symbolic link as a link).
+  static func remove(_ name: String, in root: DirectoryHandle) throws {
+    do { try root.remove(name) } catch {
+      throw SinkError.io("cannot remove \(root.path)/\(name): \(error)")
     }
   }
 }

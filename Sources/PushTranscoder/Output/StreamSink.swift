@@ -92,6 +92,15 @@ public final class BufferedFile {
     oldSize = fstat(fd, &status) == 0 ? Int(status.st_size) : Int.max
   }
 
+  /// Takes over `descriptor`, open for writing at `path` (see `DirectoryHandle`); `oldSize` is
+  /// the size of the file it writes over (0 for a new file): `close()` cuts it after the new
+  /// content.
+  init(descriptor: Int32, path: String, oldSize: Int) {
+    self.path = path
+    fd = descriptor
+    self.oldSize = oldSize
+  }
+
   /// Ends an overwritten file after the bytes written so far (drops its old tail). A file that
   /// was no longer than that already ends there: nothing to cut, and no system call.
   private func cutAtWrittenLength() throws {
@@ -114,10 +123,17 @@ public final class BufferedFile {
     written += bytes.count
   }
 
-  /// Flushes to disk and closes (an overwritten file ends where the new content does).
-  public func close() throws {
+  /// Closes the file (an overwritten file ends where the new content does).
+  public func close() throws { try close(syncingData: false) }
+
+  /// Closes the file; with `syncingData`, its content and size are first on stable storage
+  /// (`fdatasync`), so a name given to it later never names blocks that a power cut could lose.
+  func close(syncingData: Bool) throws {
     guard fd >= 0 else { return }
     try cutAtWrittenLength()
+    if syncingData && fdatasync(fd) != 0 {
+      throw SinkError.io("cannot sync \(path): \(String(cString: strerror(errno)))")
+    }
     let result = Glibc.close(fd)
     fd = -1
     if result != 0 {

@@ -43,6 +43,9 @@ public struct RunConfiguration: Sendable {
   public var batchRecords = 1000
   /// `--force`: replace the batches of an existing output directory.
   public var force = false
+  /// False with `--no-sync`: batch mode flushes nothing to stable storage (scratch runs); true
+  /// makes a directory whose manifest survived a power cut hold every batch it lists.
+  public var sync = true
   /// `--progress`: whether the progress line shows on stderr.
   public var progress: ProgressMode = .auto
 
@@ -93,7 +96,8 @@ public enum Runner {
           directory: configuration.output, force: configuration.force,
           compression: configuration.compression, level: configuration.level,
           batchRecords: configuration.batchRecords, threads: configuration.threads,
-          optionsJSON: optionsJSON(configuration), rejectsPath: configuration.rejectsPath)
+          optionsJSON: optionsJSON(configuration), rejectsPath: configuration.rejectsPath,
+          sync: configuration.sync)
       } else {
         sink = try StreamSink(
           compression: configuration.compression, level: configuration.level,
@@ -228,6 +232,12 @@ public enum Runner {
     writer.byte(ASCII.comma)
     key("batch_records")
     writer.integer(configuration.batchRecords)
+    // Only when off: a manifest of a run with the default says what it always said.
+    if !configuration.sync {
+      writer.byte(ASCII.comma)
+      key("sync")
+      writer.raw("false")
+    }
     writer.byte(ASCII.closeBrace)
     return writer.bytes
   }

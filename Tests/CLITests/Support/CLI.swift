@@ -281,6 +281,6 @@ let needsMountWhenRoot = Testing.ConditionTrait.enabled(
   if: getuid() != 0 || canMountTmpfs,
   "running as root without the right to mount a tmpfs: this test is skipped")
 
-/// The whole CLI suite runs one test at a time: the machine has few cores, and the SIGKILL test
-/// needs predictable timing.
+/// The whole CLI suite runs one test at a time: the machine has few cores, and many tests start
+/// runs of several threads each.
 @Suite(.serialized) struct CLITests {}

@@ -222,6 +222,9 @@ enum PythonChecks {
     for root, dirs, files in os.walk(out):
         for f in files:
             on_disk.add(os.path.relpath(os.path.join(root, f), out))
+    # The lock file stays, empty, once the run is done (OutputLock).
+    check(os.path.getsize(os.path.join(out, '.lock')) == 0, '.lock is not empty')
+    on_disk.discard('.lock')
     check(on_disk == listed | {'manifest.json', 'rejects.ndjson'}, 'files on disk: %s' % sorted(on_disk ^ (listed | {'manifest.json', 'rejects.ndjson'}))[:10])
     reject_bytes = open(os.path.join(out, 'rejects.ndjson'), 'rb').read()
     check(reject_bytes == open(rejects, 'rb').read(), 'rejects.ndjson differs from --rejects')
