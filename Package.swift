@@ -28,13 +28,14 @@ let package = Package(
   targets: [
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
+    // libdeflate: whole gzip batch files in one call each, and the manifest's CRC-32.
+    .systemLibrary(
+      name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
     // glibc's <malloc.h> (`mallopt`), which the Glibc module leaves out.
     .systemLibrary(name: "CMalloc"),
-    // CRC-32 folded with PCLMULQDQ (the batches' manifest checksums and gzip trailers).
-    .target(name: "CCRCFold"),
     .target(
       name: "PushTranscoder",
-      dependencies: ["CZlib", "CLZ4", "CMalloc", "CCRCFold"]
+      dependencies: ["CZlib", "CLZ4", "CDeflate", "CMalloc"]
     ),
     .executableTarget(
       name: "push-transcode",

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # `make static`: a push-transcode that runs on a machine without the Swift runtime (for
 # spark-submit --files). Swift's runtime and FoundationEssentials are linked statically
-# (--static-swift-stdlib); zlib and liblz4 too where their static libraries are installed
-# (zlib1g-dev, liblz4-dev ship libz.a, liblz4.a): a private pkg-config dir points the CZlib and
-# CLZ4 system modules at a directory that holds only the .a files, so the linker cannot pick
-# the .so. The result needs only glibc, libstdc++, libgcc_s and libm; the script fails if ldd
+# (--static-swift-stdlib); zlib, liblz4 and libdeflate too where their static libraries are
+# installed (zlib1g-dev, liblz4-dev, libdeflate-dev ship libz.a, liblz4.a, libdeflate.a): a
+# private pkg-config dir points the CZlib, CLZ4 and CDeflate system modules at a directory that
+# holds only the .a files, so the linker cannot pick the .so. The result needs only glibc, libstdc++, libgcc_s and libm; the script fails if ldd
 # shows anything else it was meant to remove.
 # Output: .build-static/release/push-transcode (a scratch path of its own, so the ordinary
 # release build in .build/ is left alone).
@@ -15,7 +15,7 @@ LIBS="$PWD/$SCRATCH/static-libs"
 rm -rf "$LIBS" && mkdir -p "$LIBS"
 
 static_pc=()
-for spec in z:zlib lz4:liblz4; do
+for spec in z:zlib lz4:liblz4 deflate:libdeflate; do
   lib=${spec%%:*} pc=${spec#*:}
   archive=$(clang -print-file-name="lib$lib.a" 2>/dev/null || true)
   if [ -n "$archive" ] && [ -f "$archive" ]; then

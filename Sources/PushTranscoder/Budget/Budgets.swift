@@ -18,6 +18,11 @@ public enum ByteBudget {
     _ budget: Int, vendor: VendorID, payloadStart: Int, body: Range<Int>, text: PushText,
     into writer: inout JSONWriter, effects: inout RenderEffects, memo: TextMemo? = nil
   ) -> VendorRefusal? {
+    // The body lies in the payload, which lies in what the writer holds: the cut rewrites
+    // those bytes through unchecked buffer accesses.
+    assert(
+      0 <= payloadStart && payloadStart <= body.lowerBound && body.upperBound <= writer.count,
+      "the body must lie within the payload written")
     let size = writer.count - payloadStart
     if size <= budget { return nil }
     let emptySize = size - body.count

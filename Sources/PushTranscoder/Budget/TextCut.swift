@@ -73,6 +73,7 @@ public enum TextCut {
   public static func fittingEscaped(_ text: PushText, room: Int, memo: TextMemo? = nil)
     -> [UInt8]
   {
+    assert(room >= ellipsisBytes, "no room for a cut: the caller refuses the payload")
     // Every scalar costs at least one byte, so at most room − 3 scalars fit (plus one to see
     // the last boundary).
     let wanted = max(0, room - ellipsisBytes) + 1

@@ -24,9 +24,14 @@ public final class TextMemo {
     var hasPrefix = false
     var prefixScalars = 0
     var prefixComplete = false
-    /// The last scalar cap applied to the text and its result (decoded UTF-8, `…` included).
+    /// The last scalar cap applied to the text and its result (decoded UTF-8, `…` included):
+    /// in `cutBytes` when `cutIsBorrowable` (a plain text cut for a borrower), else in `cut`.
     var cutCap = -1
     var cut: [UInt8] = []
+    var cutIsBorrowable = false
+    /// Storage with a stable address for the cuts handed out as slices (`cutText`), allocated
+    /// on the first such cut and kept from line to line.
+    var cutBytes: CutBytes? = nil
     /// The byte-budget cuts' resumable scan of the decoded prefix.
     var escapedScan: EscapedScan?
 
@@ -200,30 +205,38 @@ public final class TextMemo {
       TextCut.appendEllipsis(to: &bytes)
       return .decoded(bytes)
     }
+    precondition(end >= 0 && end <= prefix.count, "a cut ends within its prefix")
     let slot = index(key)
     entries[slot].cutCap = cap
-    entries[slot].cut.removeAll(keepingCapacity: true)
-    entries[slot].cut.reserveCapacity(end + TextCut.ellipsisBytes)
+    let borrowingPlain = borrowing && text.isPlain
+    entries[slot].cutIsBorrowable = borrowingPlain
     prefix.withUnsafeBufferPointer {
-      // Safe because callers pass an `end` at most the prefix's length.
-      entries[slot].cut.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<end]))
+      // Safe because `end` is at most the prefix's length (checked above).
+      let kept = UnsafeBufferPointer(rebasing: $0[..<end])
+      if borrowingPlain {
+        let bytes = entries[slot].cutBytes ?? CutBytes()
+        entries[slot].cutBytes = bytes
+        bytes.replace(with: kept)
+      } else {
+        entries[slot].cut.removeAll(keepingCapacity: true)
+        entries[slot].cut.reserveCapacity(end + TextCut.ellipsisBytes)
+        entries[slot].cut.append(contentsOf: kept)
+        TextCut.appendEllipsis(to: &entries[slot].cut)
+      }
     }
-    TextCut.appendEllipsis(to: &entries[slot].cut)
-    return cutText(slot, borrowingPlain: borrowing && text.isPlain)
+    return cutText(slot, borrowingPlain: borrowingPlain)
   }
 
-  /// The entry's cut: a slice of its storage when `borrowingPlain` (the caller borrows, and
-  /// the text is plain), else the array.
+  /// The entry's cut: a slice of its `cutBytes` when `borrowingPlain` (the caller borrows, and
+  /// the text is plain), else an array.
   private func cutText(_ slot: Int, borrowingPlain: Bool) -> PushText {
-    guard borrowingPlain else { return .decoded(entries[slot].cut) }
-    // Safe because the array is not mutated, so its storage stays where it is, until the
-    // entry's next `remember(cutOf:...)` (the memo's own array: nobody else holds it while
-    // the slice is in use, so no copy-on-write moves it either); the borrower uses the slice
-    // before that (`TextCut.cappedForWriting`). A cut always holds `…`: never empty. Plain
-    // text decodes to bytes that need no escape, and so does `…`.
-    let storage = entries[slot].cut.withUnsafeBufferPointer { $0 }
-    return .slice(
-      StringSlice(pointer: storage.baseAddress!, count: storage.count, hasEscapes: false))
+    if entries[slot].cutIsBorrowable, let bytes = entries[slot].cutBytes {
+      // Plain text decodes to bytes that need no escape, and so does `…`.
+      return borrowingPlain ? .slice(bytes.slice) : .decoded(bytes.array)
+    }
+    // The cut is in the array; a borrower of a plain text takes it as a decoded text (the
+    // same bytes), which asks nothing of the memo's storage.
+    return .decoded(entries[slot].cut)
   }
 
   /// The decoded UTF-8 of at least the first `limit` scalars of `text` (all of it when the
@@ -246,4 +259,48 @@ public final class TextMemo {
     entries[slot].prefixComplete = scalars < limit
     return entries[slot].prefix
   }
+}
+
+/// The bytes of a memoised cut handed out as a `StringSlice` (`TextCut.cappedForWriting`):
+/// memory this object allocates and frees itself, so the slice's pointer is legitimately stable
+/// (an array lends its storage's address only inside `withUnsafeBufferPointer`). The slice is
+/// valid until the next `replace` or the end of the object, which the memo keeps past the
+/// borrower's use (the borrower writes the slice before asking the memo for anything else).
+final class CutBytes {
+  private var storage: UnsafeMutableBufferPointer<UInt8>
+  private var count = 0
+
+  init() {
+    // Room for a cut of the common caps (127 scalars of up to 4 bytes, `…` included).
+    storage = .allocate(capacity: 512)
+  }
+
+  deinit { storage.deallocate() }
+
+  /// Holds `prefix` followed by `…`, growing (and moving) only when it does not fit.
+  func replace(with prefix: UnsafeBufferPointer<UInt8>) {
+    let needed = prefix.count + TextCut.ellipsisBytes
+    if needed > storage.count {
+      storage.deallocate()
+      storage = .allocate(capacity: max(needed, storage.count * 2))
+    }
+    // Safe because `storage` holds at least `needed` bytes (grown above); UInt8 is trivial, so
+    // initialising over earlier bytes needs no deinitialisation.
+    let base = storage.baseAddress!
+    if let source = prefix.baseAddress, prefix.count > 0 {
+      base.initialize(from: source, count: prefix.count)
+    }
+    (base + prefix.count).initialize(from: TextCut.ellipsis, count: TextCut.ellipsisBytes)
+    count = needed
+  }
+
+  /// The cut as a slice of this object's memory: no escapes (a cut of plain text and `…`).
+  var slice: StringSlice {
+    // Safe because `storage` is allocated (never empty: a cut always holds `…`) and stays put
+    // until the next `replace` or `deinit`, as the type's contract says.
+    StringSlice(pointer: UnsafePointer(storage.baseAddress!), count: count, hasEscapes: false)
+  }
+
+  /// The cut as an array (a copy).
+  var array: [UInt8] { Array(UnsafeBufferPointer(rebasing: storage[..<count])) }
 }

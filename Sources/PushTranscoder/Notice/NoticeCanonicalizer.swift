@@ -119,8 +119,9 @@ extension Notice {
     // per-line memo still sees one text.
     let untitledIsBody =
       untitledBody.count == body.count
-      && untitledBody.withUnsafeBufferPointer { $0.baseAddress }
-        == body.withUnsafeBufferPointer { $0.baseAddress }
+      && untitledBody.withUnsafeBufferPointer { untitled in
+        body.withUnsafeBufferPointer { $0.baseAddress == untitled.baseAddress }
+      }
     if untitledIsBody {
       // Drop the second reference first, so that `body` is rewritten in place, not copied.
       untitledBody = []

@@ -1,12 +1,11 @@
-import CCRCFold
-import CZlib
+import CDeflate
 
 /// An incremental CRC-32 (the gzip / zlib polynomial), for the manifest's `crc32` of each
-/// batch's uncompressed content (SPEC 6.8) and the trailers of gzip batch files.
+/// batch's uncompressed content (SPEC 6.8).
 ///
-/// Whole 64-byte blocks are folded with PCLMULQDQ where the CPU has it (`CCRCFold`, about
-/// ten times zlib 1.2's table-driven `crc32` on the benchmark machine), and zlib's `crc32`
-/// takes the folded block and the rest; elsewhere zlib does it all. The value is the same.
+/// Computed by libdeflate's `libdeflate_crc32`, which folds with PCLMULQDQ where the CPU has it
+/// (as fast as the hand-written fold it replaced, docs/DECISIONS.md) and takes a `size_t`
+/// length. gzip batch files get theirs from the trailer libdeflate writes (`GzipFileCompressor`).
 public struct CRC32: Sendable, Equatable {
   /// The checksum of everything fed so far (0 for nothing).
   public private(set) var value: UInt32 = 0
@@ -16,35 +15,9 @@ public struct CRC32: Sendable, Equatable {
 
   /// Feeds `bytes`.
   public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-    // Safe because `Bytef` is `UInt8` and zlib only reads the bytes; `pointer` advances by
-    // `piece <= remaining`, so it never passes the end of `bytes`.
-    guard var pointer = bytes.baseAddress?.assumingMemoryBound(to: Bytef.self) else { return }
-    var remaining = bytes.count
-    var crc = uLong(value)
-    if remaining >= 64 {
-      var block: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
-        (0, 0, 0, 0, 0, 0, 0, 0)
-      // Safe because `block` is 64 bytes and `pointer` has `remaining` readable bytes; the fold
-      // reads only whole 64-byte blocks of them and returns how many bytes it folded.
-      let folded = withUnsafeMutableBytes(of: &block) { block in
-        let out = block.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        let folded = push_transcode_crc32_fold(pointer, remaining, ~UInt32(crc), out)
-        // A register of 0 over the folded block is where the input's register stands:
-        // zlib's `crc32(0xFFFFFFFF, …)` starts from 0 (it inverts what it is given).
-        if folded > 0 { crc = crc32(0xFFFF_FFFF, out, 64) }
-        return folded
-      }
-      pointer += folded
-      remaining -= folded
-    }
-    // zlib takes a 32-bit length: feed at most 1 GiB at a time.
-    while remaining > 0 {
-      let piece = min(remaining, 1 << 30)
-      crc = crc32(crc, pointer, uInt(piece))
-      pointer += piece
-      remaining -= piece
-    }
-    value = UInt32(truncatingIfNeeded: crc)
+    // Safe because libdeflate reads exactly `bytes.count` bytes from the buffer's start.
+    guard let pointer = bytes.baseAddress, !bytes.isEmpty else { return }
+    value = libdeflate_crc32(value, pointer, bytes.count)
   }
 
   /// Feeds `bytes`.

@@ -103,8 +103,9 @@ public final class GzipCompressor: @unchecked Sendable {
     return output
   }
 
-  /// Appends a complete gzip file holding `bytes` to `output`, deflated in one call straight into
-  /// the writer's buffer (no scratch copy, no growth): the same bytes as `compress`.
+  /// Appends a complete gzip file holding `bytes` to `output`, compressed in one call by
+  /// libdeflate straight into the writer's buffer (`GzipFileCompressor`, what batch files use):
+  /// other bytes than `compress`'s zlib stream, the same content.
   public static func compress(
     _ bytes: UnsafeBufferPointer<UInt8>, level: Int = defaultLevel, into output: inout JSONWriter
   ) {

@@ -123,19 +123,15 @@ public struct RunResult: Sendable {
 /// stays bounded whatever the input size. Workers never wait on each other; only the writer
 /// knows about order. Output bytes do not depend on the number of workers or on chunk size,
 /// because every record depends only on its own line.
-public final class Pipeline: @unchecked Sendable {
-  // Safe because `results`, `producedCount`, `readerFatal` and `cancelled` are only touched under
-  // `condition`'s lock, and each worker box is used only on its own serial queue.
+public final class Pipeline: Sendable {
+  // Everything one run shares between its threads (results, counts, cancellation) lives in
+  // a `RunState` made by that run: a pipeline holds only its configuration, so it can run
+  // again, even while another of its runs is in progress.
 
   private let threads: Int
   /// True when the workers leave a core for the reader, which then indexes and hashes the lines
   /// (`IndexedLines`).
   private let readerHasACore: Bool
-  private let condition = Condition()
-  private var results: [Int: ChunkOutput] = [:]
-  private var producedCount: Int? = nil
-  private var readerFatal: String? = nil
-  private var cancelled = false
 
   /// A pipeline of `threads` workers on a machine of `cores` cores.
   public init(threads: Int, cores: Int = RunConfiguration.defaultThreads) {
@@ -207,15 +203,16 @@ public final class Pipeline: @unchecked Sendable {
     }
     let idle = IdleWorkers(workers)
     let indexOnReader = readerHasACore && workers[0].wantsLineHashes
+    let state = RunState()
     DispatchQueue(label: "push-transcode.reader").async {
       var sequence = 0
       while true {
-        if self.isCancelled { break }
+        if state.isCancelled { break }
         let next: WorkItem?
         do {
           next = try nextItem()
         } catch {
-          self.finishProducing(count: sequence, fatal: "\(error)")
+          state.finishProducing(count: sequence, fatal: "\(error)")
           return
         }
         guard let next else { break }
@@ -228,28 +225,22 @@ public final class Pipeline: @unchecked Sendable {
         worker.queue.async {
           let output = worker.process(item, sequence: number)
           idle.put(worker)
-          self.deliver(output)
+          state.deliver(output)
         }
         sequence += 1
       }
-      self.finishProducing(count: sequence, fatal: nil)
+      state.finishProducing(count: sequence, fatal: nil)
     }
 
     var next = 0
     while true {
-      condition.lock()
-      while results[next] == nil && (producedCount == nil || next < producedCount!) {
-        condition.wait()
-      }
-      let output = results.removeValue(forKey: next)
-      let readerError = readerFatal
-      condition.unlock()
+      let (output, readerError) = state.waitForOutput(next)
       guard let output else {
         if let readerError { writer.stopAfterInputError(readerError) }
         break
       }
       guard writer.consume(output) else {
-        cancel()
+        state.cancel()
         break
       }
       inFlight.signal()
@@ -265,27 +256,50 @@ public final class Pipeline: @unchecked Sendable {
     if case SinkError.io(let message) = error { return message }
     return "\(error)"
   }
+}
 
-  private var isCancelled: Bool {
+/// What the threads of one parallel run share: the outputs waiting for the writer, the number
+/// of items the reader produced once it is done, its fatal error, and whether the writer
+/// stopped the run. One per run, so a pipeline's second run starts from nothing.
+final class RunState: @unchecked Sendable {
+  // Safe because every property is only touched under `condition`'s lock.
+  private let condition = Condition()
+  private var results: [Int: ChunkOutput] = [:]
+  private var producedCount: Int? = nil
+  private var readerFatal: String? = nil
+  private var cancelled = false
+
+  /// Waits until output `sequence` is delivered or the reader is done without it; returns the
+  /// output (nil when the reader produced fewer items) and the reader's fatal error, if any.
+  func waitForOutput(_ sequence: Int) -> (ChunkOutput?, String?) {
+    condition.lock()
+    defer { condition.unlock() }
+    while results[sequence] == nil && (producedCount == nil || sequence < producedCount!) {
+      condition.wait()
+    }
+    return (results.removeValue(forKey: sequence), readerFatal)
+  }
+
+  var isCancelled: Bool {
     condition.lock()
     defer { condition.unlock() }
     return cancelled
   }
 
-  private func cancel() {
+  func cancel() {
     condition.lock()
     cancelled = true
     condition.unlock()
   }
 
-  private func deliver(_ output: ChunkOutput) {
+  func deliver(_ output: ChunkOutput) {
     condition.lock()
     results[output.sequence] = output
     condition.broadcast()
     condition.unlock()
   }
 
-  private func finishProducing(count: Int, fatal: String?) {
+  func finishProducing(count: Int, fatal: String?) {
     condition.lock()
     producedCount = count
     readerFatal = fatal

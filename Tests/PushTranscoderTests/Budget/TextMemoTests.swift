@@ -27,6 +27,37 @@ import Testing
     }
   }
 
+  /// A borrowing cut of plain text is a slice of storage the memo owns (`CutBytes`), which holds
+  /// the right bytes and moves only when a longer cut needs more room; asking for the same cut
+  /// with and without borrowing, in either order, gives the same bytes; a text with escapes
+  /// is never lent as a slice.
+  @Test func borrowedCutsHoldTheCutAndMixWithOwnedOnes() {
+    let plain = Array(String(repeating: "中文 plain text ", count: 60).utf8)
+    let escaped = Array(String(repeating: #"tab\there "#, count: 60).utf8)
+    for content in [plain, escaped] {
+      content.withUnsafeBufferPointer { buffer in
+        let text = PushText.slice(StringSlice(escapedContent: buffer))
+        let memo = TextMemo()
+        for cap in [20, 600, 40, 40, 127] {
+          let exact = TextCut.capped(.decoded(text.decodedBytes()), scalars: cap)?.decodedBytes()
+          memo.reset()
+          let lent = TextCut.cappedForWriting(text, scalars: cap, memo: memo)
+          if case .slice(let slice) = lent {
+            #expect(!slice.hasEscapes && text.isPlain)
+          } else {
+            #expect(lent == nil || !text.isPlain, "a plain cut is lent as a slice")
+          }
+          #expect(lent?.decodedBytes() == exact, "cap \(cap)")
+          #expect(TextCut.capped(text, scalars: cap, memo: memo)?.decodedBytes() == exact)
+          #expect(TextCut.cappedForWriting(text, scalars: cap, memo: memo)?.decodedBytes() == exact)
+          memo.reset()
+          #expect(TextCut.capped(text, scalars: cap, memo: memo)?.decodedBytes() == exact)
+          #expect(TextCut.cappedForWriting(text, scalars: cap, memo: memo)?.decodedBytes() == exact)
+        }
+      }
+    }
+  }
+
   /// The memo keeps its slots from line to line and writes a new line's prefixes and cuts over
   /// an earlier line's. A line reuses the buffer of the one before (same addresses, other
   /// bytes): every answer is the new text's, and a cut the caller kept from the earlier line

@@ -1,11 +1,10 @@
-import CCRCFold
 import CZlib
 import Testing
 
 @testable import PushTranscoder
 
-/// `CRC32` folds whole 64-byte blocks with PCLMULQDQ where it can: its value must be zlib's
-/// `crc32` for every length, alignment, starting value and way of feeding the bytes.
+/// `CRC32` (libdeflate's folded CRC-32) must give zlib's `crc32`, the reference, for every
+/// length, alignment, starting value and way of feeding the bytes.
 @Suite struct CRC32Tests {
   /// zlib's `crc32` alone, the reference.
   static func zlibCRC(_ bytes: UnsafeRawBufferPointer, from start: UInt32 = 0) -> UInt32 {
@@ -66,25 +65,4 @@ import Testing
     #expect(CRC32.checksum(bytes) == bytes.withUnsafeBytes { Self.zlibCRC($0) })
   }
 
-  /// The folded path is the one taken on x86-64 (every x86-64 CPU of the last 15 years has
-  /// PCLMULQDQ), and its block continues zlib's checksum.
-  @Test func foldIsUsedOnX86() {
-    let bytes = Self.randomBytes(1000, seed: 17)
-    var block = [UInt8](repeating: 0, count: 64)
-    let folded = bytes.withUnsafeBufferPointer { input in
-      block.withUnsafeMutableBufferPointer {
-        push_transcode_crc32_fold(input.baseAddress!, input.count, 0xFFFF_FFFF, $0.baseAddress!)
-      }
-    }
-    #if arch(x86_64)
-      #expect(folded == 960)
-    #endif
-    if folded > 0 {
-      let head = block.withUnsafeBytes { Self.zlibCRC($0, from: 0xFFFF_FFFF) }
-      let rest = bytes.withUnsafeBytes {
-        Self.zlibCRC(UnsafeRawBufferPointer(rebasing: $0[folded...]), from: head)
-      }
-      #expect(rest == bytes.withUnsafeBytes { Self.zlibCRC($0) })
-    }
-  }
 }

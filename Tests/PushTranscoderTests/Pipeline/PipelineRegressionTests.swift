@@ -201,8 +201,10 @@ import Testing
     }
   }
 
-  func run(threads: Int) -> (sink: RecordingSink, readerThreads: Set<UInt>, result: RunResult) {
-    let lines = (0..<300).map { index in
+  func run(threads: Int, lines lineCount: Int = 300, on pipeline: Pipeline? = nil) -> (
+    sink: RecordingSink, readerThreads: Set<UInt>, result: RunResult
+  ) {
+    let lines = (0..<lineCount).map { index in
       Array(
         #"{"From_Account":"a\#(index)","To_Account":"b","MsgBody":[{"MsgType":"TIMTextElem","MsgContent":{"Text":"hello \#(index)"}}]}"#
           .utf8)
@@ -214,7 +216,7 @@ import Testing
     let sink = RecordingSink()
     let log = ThreadLog()
     let next = Counter()
-    let result = Pipeline(threads: threads, cores: 2).run(
+    let result = (pipeline ?? Pipeline(threads: threads, cores: 2)).run(
       options: TranscodeOptions(), directory: Directory(), sink: sink
     ) {
       log.note()
@@ -235,6 +237,22 @@ import Testing
     #expect(two.readerThreads != [caller])
     #expect(two.sink.bytes == one.sink.bytes)
     #expect(two.result.stats == one.result.stats)
+  }
+
+  /// A pipeline runs again from nothing: a second, longer run on the same instance writes
+  /// every item, as a fresh pipeline does (it once stopped at the first run's item count).
+  @Test(arguments: [1, 2])
+  func aPipelineRunsAgainFromTheStart(threads: Int) {
+    let pipeline = Pipeline(threads: threads, cores: 2)
+    let first = run(threads: threads, lines: 100, on: pipeline)
+    #expect(first.result.stats.lines == 100 && first.sink.finished)
+    let second = run(threads: threads, lines: 300, on: pipeline)
+    let fresh = run(threads: threads, lines: 300)
+    #expect(second.result.fatal == nil && second.sink.finished)
+    #expect(second.result.stats.lines == 300)
+    let sameBytes = second.sink.bytes == fresh.sink.bytes
+    #expect(sameBytes)
+    #expect(second.result.stats == fresh.result.stats)
   }
 
   /// A counter shared with the reader closure.
