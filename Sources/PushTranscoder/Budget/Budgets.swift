@@ -9,12 +9,12 @@
 ///   |{"aps":{"alert":"     |Nickname:hello…  |"},"ext":"www.qq.com"}  |
 ///   size = writer.count − payloadStart; empty = size − body.count; room = budget − empty
 /// ```
-public enum ByteBudget {
+package enum ByteBudget {
   /// Checks the payload written since `payloadStart` against `budget` (inclusive) and, when it
   /// is over, replaces the body content at `body` by its longest grapheme prefix that fits plus
   /// `…` (SPEC 5 step 2). When even `…` alone does not fit, rolls `writer` back to
   /// `payloadStart` and returns an `over-budget` refusal with the sizes (step 3).
-  public static func enforce(
+  package static func enforce(
     _ budget: Int, vendor: VendorID, payloadStart: Int, body: Range<Int>, text: PushText,
     into writer: inout JSONWriter, effects: inout RenderEffects, memo: TextMemo? = nil
   ) -> VendorRefusal? {
@@ -59,9 +59,9 @@ public enum ByteBudget {
 /// A limit on the field that carries ext (xiaomi `payload`, oppo `action_parameters`, vivo
 /// `clientCustomMap`, meizu `parameters`). Ext is never cut: over the limit, the vendor refuses
 /// the message (`over-budget`). All limits are inclusive (SPEC 9).
-public struct FieldBudget: Sendable {
+package struct FieldBudget: Sendable {
   /// What is counted (SPEC 9 "Field budget units").
-  public enum Unit: Sendable {
+  package enum Unit: Sendable {
     /// UTF-8 bytes of the decoded ext string (xiaomi).
     case extUTF8Bytes
     /// Unicode scalars of the ext string (oppo).
@@ -75,14 +75,14 @@ public struct FieldBudget: Sendable {
   }
 
   /// The vendor's own field name, for the refusal's detail.
-  public var field: StaticString
+  package var field: StaticString
   /// What `limit` counts.
-  public var unit: Unit
+  package var unit: Unit
   /// The largest accepted size, in `unit` (inclusive).
-  public var limit: Int
+  package var limit: Int
 
   /// A budget of `limit` `unit`s on the vendor's field `field`.
-  public init(field: StaticString, unit: Unit, limit: Int) {
+  package init(field: StaticString, unit: Unit, limit: Int) {
     self.field = field
     self.unit = unit
     self.limit = limit
@@ -94,7 +94,7 @@ public struct FieldBudget: Sendable {
   static let extObjectOverhead = 10
 
   /// The size of the field carrying `ext`, in this budget's unit.
-  public func size(of ext: PushText, memo: TextMemo? = nil) -> Int {
+  package func size(of ext: PushText, memo: TextMemo? = nil) -> Int {
     switch unit {
     case .extUTF8Bytes: ext.decodedByteCount
     case .extScalars: memo?.scalarCount(ext) ?? ext.scalarCount
@@ -126,7 +126,7 @@ public struct FieldBudget: Sendable {
   }
 
   /// Nil when `ext` fits, else the `over-budget` refusal naming the field and the sizes.
-  public func check(_ ext: PushText, vendor: VendorID, memo: TextMemo? = nil) -> VendorRefusal? {
+  package func check(_ ext: PushText, vendor: VendorID, memo: TextMemo? = nil) -> VendorRefusal? {
     // Most ext strings are far below their limit, which their stored length already proves.
     if let bound = sizeUpperBound(of: ext), bound <= limit { return nil }
     let size = size(of: ext, memo: memo)

@@ -9,7 +9,7 @@
 ///   .pieces([ "Nickname:" | "hello" | "world" ])   concatenated, no separator (SPEC 3.1)
 ///   .decoded([UTF-8 of "Nickname:hel…"])            after a cut, escaped only when written
 /// ```
-public enum PushText {
+package enum PushText {
   /// One slice of JSON string content.
   case slice(StringSlice)
   /// Slices concatenated with no separator (the push text, the display prefix).
@@ -19,7 +19,7 @@ public enum PushText {
 
   /// Appends the canonical JSON string content (no quotes).
   @inline(__always)
-  public func writeContent(into writer: inout JSONWriter) {
+  package func writeContent(into writer: inout JSONWriter) {
     switch self {
     case .slice(let slice):
       writer.stringContent(slice)
@@ -33,7 +33,7 @@ public enum PushText {
   /// Appends the text as a canonical JSON string and returns the byte range of its content in
   /// `writer` (what a budget cut replaces).
   @discardableResult @inline(__always)
-  public func write(into writer: inout JSONWriter) -> Range<Int> {
+  package func write(into writer: inout JSONWriter) -> Range<Int> {
     // The common case inline (a slice copied as it is): the vendors write some twenty texts
     // per message, and a call for each cost more than the copy.
     if case .slice(let slice) = self, slice.isCanonical {
@@ -69,7 +69,7 @@ public enum PushText {
   }
 
   /// True when the text decodes to nothing.
-  public var isEmpty: Bool {
+  package var isEmpty: Bool {
     switch self {
     case .slice(let slice): slice.isEmpty
     case .pieces(let pieces): pieces.allSatisfy(\.isEmpty)
@@ -79,7 +79,7 @@ public enum PushText {
 
   /// The number of bytes as stored (escapes not decoded). Every scalar takes at least one stored
   /// byte, so this bounds `scalarCount` from above for free.
-  public var storedByteCount: Int {
+  package var storedByteCount: Int {
     switch self {
     case .slice(let slice): slice.count
     case .pieces(let pieces): pieces.reduce(0) { $0 + $1.count }
@@ -88,12 +88,12 @@ public enum PushText {
   }
 
   /// The number of Unicode scalars, counted without decoding unescaped text.
-  public var scalarCount: Int { scalarCount(stoppingAbove: .max) }
+  package var scalarCount: Int { scalarCount(stoppingAbove: .max) }
 
   /// The number of Unicode scalars when it is at most `limit`; otherwise some number above
   /// `limit`, found without counting to the end. A cap check needs no more: a 6 KB body is not
   /// walked to its end to learn that it is longer than 50 scalars.
-  public func scalarCount(stoppingAbove limit: Int) -> Int {
+  package func scalarCount(stoppingAbove limit: Int) -> Int {
     switch self {
     case .slice(let slice):
       return ScalarCount.of(slice, stoppingAbove: limit)
@@ -110,7 +110,7 @@ public enum PushText {
   }
 
   /// The decoded UTF-8 (allocates: for cuts and the slow paths).
-  public func decodedBytes() -> [UInt8] {
+  package func decodedBytes() -> [UInt8] {
     switch self {
     case .slice(let slice):
       return slice.decodedBytes()
@@ -126,7 +126,7 @@ public enum PushText {
 
   /// The decoded UTF-8 of at most the first `limit` scalars (a cut needs only a prefix: a
   /// grapheme boundary depends on the scalars before it and the one after it, UAX #29).
-  public func decodedPrefix(scalars limit: Int) -> [UInt8] {
+  package func decodedPrefix(scalars limit: Int) -> [UInt8] {
     switch self {
     case .slice(let slice):
       return Self.decodedPrefix(of: CollectionOfOne(slice), capacity: slice.count, scalars: limit)
@@ -192,7 +192,7 @@ public enum PushText {
   }
 
   /// The number of decoded UTF-8 bytes.
-  public var decodedByteCount: Int {
+  package var decodedByteCount: Int {
     // Measured without decoding (xiaomi checks its ext's decoded size for every message).
     func length(_ slice: StringSlice) -> Int {
       slice.hasEscapes ? JSONEscapes.decodedLength(slice.rawBytes) : slice.count
@@ -205,7 +205,7 @@ public enum PushText {
   }
 
   /// The length of the canonical string content (what `writeContent` appends).
-  public var escapedByteCount: Int {
+  package var escapedByteCount: Int {
     switch self {
     case .slice(let slice): JSONWriter.canonicalLength(slice)
     case .pieces(let pieces): pieces.reduce(0) { $0 + JSONWriter.canonicalLength($1) }
@@ -215,18 +215,18 @@ public enum PushText {
 }
 
 /// Counting Unicode scalars of JSON string content without decoding it.
-public enum ScalarCount {
+package enum ScalarCount {
   /// Scalars of decoded UTF-8: every byte that is not a continuation byte starts one. Eight
   /// bytes at a time: continuation bytes (10xxxxxx) are those with bit 7 set and bit 6 clear.
   @inline(__always)
-  public static func ofUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+  package static func ofUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
     ofUTF8(bytes, stoppingAbove: .max)
   }
 
   /// `ofUTF8(bytes)` when it is at most `limit`, else some number above `limit` (the count
   /// stops at the first 64-byte block that passes it).
   @inline(__always)
-  public static func ofUTF8(_ bytes: UnsafeBufferPointer<UInt8>, stoppingAbove limit: Int) -> Int {
+  package static func ofUTF8(_ bytes: UnsafeBufferPointer<UInt8>, stoppingAbove limit: Int) -> Int {
     guard let base = bytes.baseAddress else { return 0 }
     let count = bytes.count
     // Safe because `index` and `continuations` never exceed `count`, so `&+`/`&-` cannot wrap.
@@ -250,13 +250,13 @@ public enum ScalarCount {
 
   /// Scalars of a slice: lead bytes of raw text; an escape is one scalar, a `\u` surrogate pair
   /// is one scalar, a lone surrogate escape decodes to one U+FFFD (as `JSONEscapes.decode`).
-  public static func of(_ slice: StringSlice) -> Int {
+  package static func of(_ slice: StringSlice) -> Int {
     of(slice, stoppingAbove: .max)
   }
 
   /// `of(slice)` when it is at most `limit`, else some number above `limit` (the count stops
   /// soon after passing it).
-  public static func of(_ slice: StringSlice, stoppingAbove limit: Int) -> Int {
+  package static func of(_ slice: StringSlice, stoppingAbove limit: Int) -> Int {
     let bytes = slice.rawBytes
     if !slice.hasEscapes { return ofUTF8(bytes, stoppingAbove: limit) }
     var count = 0

@@ -4,18 +4,18 @@
 /// (UAX #29, as Swift's `Character` does) and append `…` (U+2026, one scalar, 3 UTF-8 bytes,
 /// never escaped). Segmentation runs only here, and only once a cheap count has shown that a
 /// cut is needed, so the common case never builds a `String`.
-public enum TextCut {
+package enum TextCut {
   /// `…` in UTF-8.
-  public static let ellipsis: [UInt8] = [0xE2, 0x80, 0xA6]
+  package static let ellipsis: [UInt8] = [0xE2, 0x80, 0xA6]
   /// The canonical size of `…`: bytes and scalars.
-  public static let ellipsisBytes = 3
+  package static let ellipsisBytes = 3
   /// The scalar count of `…`: one.
-  public static let ellipsisScalars = 1
+  package static let ellipsisScalars = 1
 
   /// Applies a scalar cap (SPEC 5 step 1): nil when `text` has at most `cap` scalars (it is
   /// used unchanged), else the longest grapheme prefix of at most `cap − 1` scalars plus `…`
   /// (just `…` when the first grapheme alone is too long).
-  public static func capped(_ text: PushText, scalars cap: Int, memo: TextMemo? = nil)
+  package static func capped(_ text: PushText, scalars cap: Int, memo: TextMemo? = nil)
     -> PushText?
   {
     capped(text, scalars: cap, memo: memo, borrowing: false)
@@ -70,7 +70,7 @@ public enum TextCut {
   /// The byte-budget cut (SPEC 5 step 2): the longest grapheme prefix of `text` whose canonical
   /// escaped bytes plus the 3 bytes of `…` fit in `room`, followed by `…`, as decoded UTF-8.
   /// - Precondition: `room >= 3` (the caller refuses the payload otherwise).
-  public static func fittingEscaped(_ text: PushText, room: Int, memo: TextMemo? = nil)
+  package static func fittingEscaped(_ text: PushText, room: Int, memo: TextMemo? = nil)
     -> [UInt8]
   {
     assert(room >= ellipsisBytes, "no room for a cut: the caller refuses the payload")
@@ -239,7 +239,7 @@ public enum TextCut {
 
   /// The longest prefix of decoded UTF-8 that has at most `maxBytes` bytes and ends on a scalar
   /// boundary (vivo `requestId`, SPEC 9: no `…`).
-  public static func scalarPrefixLength(_ bytes: UnsafeBufferPointer<UInt8>, maxBytes: Int) -> Int {
+  package static func scalarPrefixLength(_ bytes: UnsafeBufferPointer<UInt8>, maxBytes: Int) -> Int {
     if bytes.count <= maxBytes { return bytes.count }
     var end = max(maxBytes, 0)
     // Safe because `bytes[end]` is read only while 0 < end <= maxBytes < bytes.count.

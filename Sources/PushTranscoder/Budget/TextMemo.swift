@@ -5,7 +5,7 @@
 /// lives in a `LineProcessor` (one per worker) and is reset for every line; texts are keyed by
 /// the address and length of the bytes they borrow from the line, which stay put while the line
 /// is rendered. Owned `.decoded` texts are not memoised.
-public final class TextMemo {
+package final class TextMemo {
   struct Key: Hashable {
     var address: UInt
     var count: Int
@@ -66,7 +66,7 @@ public final class TextMemo {
   private static let linearLimit = 8
 
   /// An empty memo (one per `LineProcessor`).
-  public init() {}
+  package init() {}
 
   /// The line's ext as the vendors write it (`Notice.extText`), when `hasExt`: nine vendors
   /// ask for it, and a JSON ext is serialised once per line instead of once per vendor.
@@ -74,7 +74,7 @@ public final class TextMemo {
   private var hasExt = false
 
   /// Forgets everything (the next line's texts live elsewhere).
-  public func reset() {
+  package func reset() {
     liveCount = 0
     if !slotsByKey.isEmpty { slotsByKey.removeAll(keepingCapacity: slotsByKey.count <= 64) }
     hasExt = false
@@ -133,7 +133,7 @@ public final class TextMemo {
   }
 
   /// `text.scalarCount`, counted once per line.
-  public func scalarCount(_ text: PushText) -> Int {
+  package func scalarCount(_ text: PushText) -> Int {
     guard let key = Self.key(text) else { return text.scalarCount }
     let slot = index(key)
     if let known = entries[slot].scalars { return known }
@@ -144,7 +144,7 @@ public final class TextMemo {
 
   /// True when `text` has more than `cap` scalars: counts at most a little past `cap`, once per
   /// line for the largest cap asked (the first capped vendor asks about 127, the others less).
-  public func hasMoreScalars(_ text: PushText, than cap: Int) -> Bool {
+  package func hasMoreScalars(_ text: PushText, than cap: Int) -> Bool {
     guard let key = Self.key(text) else { return text.scalarCount(stoppingAbove: cap) > cap }
     let slot = index(key)
     if let known = entries[slot].scalars { return known > cap }
@@ -244,7 +244,7 @@ public final class TextMemo {
   /// for. It can be longer than `limit` scalars: it is the memo's own copy, shared rather than
   /// trimmed (a copy per vendor cost 2 % of a 9-vendor run). The cuts use only what they need:
   /// a cut depends on the scalars up to the one after it.
-  public func decodedPrefix(_ text: PushText, scalars limit: Int) -> [UInt8] {
+  package func decodedPrefix(_ text: PushText, scalars limit: Int) -> [UInt8] {
     guard let key = Self.key(text) else { return text.decodedPrefix(scalars: limit) }
     let slot = index(key)
     if entries[slot].hasPrefix

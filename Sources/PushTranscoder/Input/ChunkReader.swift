@@ -26,31 +26,31 @@
 /// is fatal. The complete lines decoded before the fault are yielded first (a final chunk);
 /// the partial line after them is dropped; then `next()` throws the `InputError`, and keeps
 /// throwing it.
-public final class ChunkReader: @unchecked Sendable {
+package final class ChunkReader: @unchecked Sendable {
   // Safe because a reader has one owner at a time: it is built on one thread and moved whole to
   // the reader thread, which alone calls `next()`. `progress` is the only state shared with
   // other threads, and it is atomic.
 
   /// The inputs, in order.
-  public let inputs: [InputSource]
+  package let inputs: [InputSource]
   /// The read area of a staging buffer: `--chunk-bytes` rounded up to whole pages, at least
   /// 64 KiB.
-  public let chunkBytes: Int
+  package let chunkBytes: Int
   /// `--max-line-bytes`, measured on the bytes before the terminator.
-  public let maxLineBytes: Int
+  package let maxLineBytes: Int
   /// Bytes read so far and the total input size when known.
-  public let progress: InputProgress
+  package let progress: InputProgress
 
   /// `maxLineBytes + 2`: this many bytes without `\n` prove a line too long even if `\r\n`
   /// follows (saturating, so `Int.max` means no limit).
   private let tooLongThreshold: Int
 
   /// The smallest accepted chunk size (SPEC 6.7).
-  public static let minimumChunkBytes = 64 << 10
+  package static let minimumChunkBytes = 64 << 10
   /// The default `--chunk-bytes`: 4 MiB.
-  public static let defaultChunkBytes = 4 << 20
+  package static let defaultChunkBytes = 4 << 20
   /// The default `--max-line-bytes`: 16 MiB.
-  public static let defaultMaxLineBytes = 16 << 20
+  package static let defaultMaxLineBytes = 16 << 20
   /// The carry room of a standard staging buffer (see `makeStaging`).
   static let standardHeadroom = 64 << 10
 
@@ -95,11 +95,11 @@ public final class ChunkReader: @unchecked Sendable {
   private(set) var peakStagingBytes = 0
   /// Each chunk is also cut, at line boundaries, into pieces of about this many bytes
   /// (`LineChunk.pieces`): the pipeline's work items. Default: one piece per chunk.
-  public var pieceBytes = Int.max
+  package var pieceBytes = Int.max
 
   /// Reads `inputs` in order; no inputs means stdin. `chunkBytes` is raised to 64 KiB and
   /// rounded up to whole pages.
-  public init(
+  package init(
     inputs: [InputSource], chunkBytes: Int = ChunkReader.defaultChunkBytes,
     maxLineBytes: Int = ChunkReader.defaultMaxLineBytes
   ) {
@@ -120,7 +120,7 @@ public final class ChunkReader: @unchecked Sendable {
   }
 
   /// Reads command-line arguments: paths, `-` for stdin, none for stdin.
-  public convenience init(
+  package convenience init(
     paths: [String], chunkBytes: Int = ChunkReader.defaultChunkBytes,
     maxLineBytes: Int = ChunkReader.defaultMaxLineBytes
   ) {
@@ -135,7 +135,7 @@ public final class ChunkReader: @unchecked Sendable {
 
   /// The next chunk or over-long line in input order; nil when every input is read. Throws the
   /// fatal `InputError` after yielding everything decoded before it.
-  public func next() throws(InputError) -> InputEvent? {
+  package func next() throws(InputError) -> InputEvent? {
     while true {
       if let fatal { throw fatal }
       if current == nil {

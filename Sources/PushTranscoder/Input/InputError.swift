@@ -1,5 +1,5 @@
 /// The container format of one input, detected from its first bytes (SPEC 2.1).
-public enum InputFormat: String, Sendable {
+package enum InputFormat: String, Sendable {
   /// Plain text (no recognised compression header).
   case plain
   /// A gzip (or zlib) stream.
@@ -10,7 +10,7 @@ public enum InputFormat: String, Sendable {
   /// Detects the format from the first bytes of a file: `1f 8b` is gzip, `04 22 4d 18` (an LZ4
   /// frame) or `5? 2a 4d 18` (an LZ4 skippable frame) is LZ4, anything else is plain text.
   /// File names are never consulted.
-  public static func detect(_ prefix: UnsafeRawBufferPointer) -> InputFormat {
+  package static func detect(_ prefix: UnsafeRawBufferPointer) -> InputFormat {
     // Safe because each test checks `prefix.count` before it reads those bytes.
     if prefix.count >= 2 && prefix[0] == 0x1F && prefix[1] == 0x8B { return .gzip }
     if prefix.count >= 4 && prefix[1] == 0x22 && prefix[2] == 0x4D && prefix[3] == 0x18
@@ -33,9 +33,9 @@ public enum InputFormat: String, Sendable {
 /// run got in that source: `compressedBytes` consumed from the file, `uncompressedBytes`
 /// produced by the decoder, and `completeLines` of that source delivered before the fault (a
 /// final partial line is never delivered after a truncated or corrupt stream, SPEC 9 [2.1]).
-public struct InputError: Error, Sendable, CustomStringConvertible {
+package struct InputError: Error, Sendable, CustomStringConvertible {
   /// Why the input stopped.
-  public enum Reason: String, Sendable {
+  package enum Reason: String, Sendable {
     /// `open(2)` failed (missing file, permissions).
     case cannotOpen = "cannot open"
     /// `read(2)` failed.
@@ -47,24 +47,24 @@ public struct InputError: Error, Sendable, CustomStringConvertible {
   }
 
   /// Why the input stopped.
-  public let reason: Reason
+  package let reason: Reason
   /// The path as given on the command line, `-` for stdin.
-  public let source: String
+  package let source: String
   /// The index of the source in the input list.
-  public let sourceIndex: Int
+  package let sourceIndex: Int
   /// The detected format of the source (`.plain` when it failed before detection).
-  public let format: InputFormat
+  package let format: InputFormat
   /// Bytes of the file consumed by the decoder before the fault.
-  public let compressedBytes: UInt64
+  package let compressedBytes: UInt64
   /// Bytes the decoder produced before the fault (the partial last line included).
-  public let uncompressedBytes: UInt64
+  package let uncompressedBytes: UInt64
   /// Complete lines of this source delivered before the fault.
-  public let completeLines: Int
+  package let completeLines: Int
   /// Free text from the OS or the decoder (`errno` text, zlib or liblz4 message).
-  public let detail: String
+  package let detail: String
 
   /// Builds an error from its parts (the reader fills them in).
-  public init(
+  package init(
     reason: Reason, source: String, sourceIndex: Int, format: InputFormat,
     compressedBytes: UInt64, uncompressedBytes: UInt64, completeLines: Int, detail: String
   ) {
@@ -80,7 +80,7 @@ public struct InputError: Error, Sendable, CustomStringConvertible {
 
   /// One line for stderr, e.g. `logs/a.gz: truncated gzip stream after 1200 compressed bytes
   /// (52000 uncompressed, 310 complete lines): unexpected end of file`.
-  public var description: String {
+  package var description: String {
     switch reason {
     case .cannotOpen:
       return "\(source): cannot open: \(detail)"

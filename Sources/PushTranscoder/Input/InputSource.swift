@@ -1,7 +1,7 @@
 import Synchronization
 
 /// One input of a run.
-public enum InputSource: Sendable, Hashable {
+package enum InputSource: Sendable, Hashable {
   /// Standard input, named `-`.
   case standardInput
   /// A file path, named as given.
@@ -10,12 +10,12 @@ public enum InputSource: Sendable, Hashable {
   case descriptor(Int32, name: String)
 
   /// The command-line spelling: `-` is stdin, anything else a path.
-  public init(argument: String) {
+  package init(argument: String) {
     self = argument == "-" ? .standardInput : .path(argument)
   }
 
   /// The name used in records, rejects and errors: the path as given, `-` for stdin.
-  public var name: String {
+  package var name: String {
     switch self {
     case .standardInput: "-"
     case .path(let path): path
@@ -25,16 +25,16 @@ public enum InputSource: Sendable, Hashable {
 }
 
 /// Progress counters of a reader, safe to read from any thread (the progress line, SPEC 6.4).
-public final class InputProgress: Sendable {
+package final class InputProgress: Sendable {
   /// The sum of the inputs' file sizes when every input is a regular file, else nil (no ETA).
-  public let totalBytes: UInt64?
+  package let totalBytes: UInt64?
   private let read = Atomic<UInt64>(0)
 
   init(totalBytes: UInt64?) { self.totalBytes = totalBytes }
 
   /// Bytes read from the inputs so far (compressed bytes for compressed inputs), the unit of
   /// `totalBytes`.
-  public var bytesRead: UInt64 { read.load(ordering: .relaxed) }
+  package var bytesRead: UInt64 { read.load(ordering: .relaxed) }
 
   func add(_ bytes: Int) { read.add(UInt64(bytes), ordering: .relaxed) }
 }

@@ -22,43 +22,43 @@
 /// last reference goes. Offsets cross thread boundaries, pointers do not: hand the chunk whole to
 /// a worker, and use `Line.offset` (the line's byte offset within the chunk) in anything that
 /// outlives a borrow.
-public final class LineChunk: @unchecked Sendable {
+package final class LineChunk: @unchecked Sendable {
   // Safe because every stored property is immutable after init, the bytes behind `base` are
   // written only before init and never after, and the allocation is freed only in deinit, when
   // no owner is left. The pipeline passes a chunk to one stage at a time.
 
   /// The event number within the run: 0, 1, 2, ... shared with `OverlongLine.sequence`, without
   /// gaps, so an ordered writer can put every event back in input order.
-  public let sequence: Int
+  package let sequence: Int
   /// The index of the source in the reader's input list.
-  public let sourceIndex: Int
+  package let sourceIndex: Int
   /// The source as the user gave it: the path, `-` for stdin.
-  public let source: String
+  package let source: String
   /// The 1-based number, within its source, of the chunk's first line.
-  public let firstLine: Int
+  package let firstLine: Int
   /// The byte offset in the decoded (decompressed) source where the chunk starts. A skipped
   /// byte-order mark counts: the first chunk of a file with a BOM starts at offset 3.
-  public let sourceOffset: UInt64
+  package let sourceOffset: UInt64
   /// The number of lines in the chunk (`\n` count, plus one for a final line without `\n`).
-  public let lineCount: Int
+  package let lineCount: Int
   /// `--max-line-bytes`: a line whose bytes before the terminator exceed this is `line-too-long`.
   /// Lines that fit in a chunk are flagged by the consumer (`overlongLine(_:)`); longer ones
   /// arrive as `InputEvent.overlongLine`. Both give the same reject.
-  public let maxLineBytes: Int
+  package let maxLineBytes: Int
   /// The number of bytes in the chunk, terminators included.
-  public let byteCount: Int
+  package let byteCount: Int
   /// The chunk cut at line boundaries into the pieces the pipeline hands to workers one by one
   /// (`ChunkReader.pieceBytes`): in order, covering the chunk, never empty.
-  public let pieces: [Piece]
+  package let pieces: [Piece]
 
   /// Whole lines of a chunk: bytes `start ..< end`, the first of them line `firstLine`.
-  public struct Piece: Sendable, Equatable {
+  package struct Piece: Sendable, Equatable {
     /// The offset of the piece's first byte within the chunk.
-    public let start: Int
+    package let start: Int
     /// The offset just past the piece's last byte (its last `\n`, or the chunk's end).
-    public let end: Int
+    package let end: Int
     /// The 1-based line number, within the source, of the piece's first line.
-    public let firstLine: Int
+    package let firstLine: Int
   }
 
   private let allocation: UnsafeMutableRawPointer
@@ -90,11 +90,11 @@ public final class LineChunk: @unchecked Sendable {
   deinit { PageAlignedMemory.release(allocation, bytes: allocationBytes) }
 
   /// The number of the line after the chunk's last line.
-  public var endLine: Int { firstLine + lineCount }
+  package var endLine: Int { firstLine + lineCount }
 
   /// Borrows the chunk's bytes (terminators included) for the duration of `body`.
   @inlinable
-  public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+  package func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
     try body(rawBytes)
   }
 
@@ -106,7 +106,7 @@ public final class LineChunk: @unchecked Sendable {
   /// (`\n`, or `\r\n`: exactly one `\r` before `\n` belongs to the ending; any other `\r` stays).
   /// Blank and whitespace-only lines are yielded like any other line. `line` is valid only
   /// inside `body`.
-  public func forEachLine(
+  package func forEachLine(
     _ body: (_ line: UnsafeBufferPointer<UInt8>, _ lineNumber: Int) throws -> Void
   ) rethrows {
     var iterator = makeLineIterator()
@@ -116,7 +116,7 @@ public final class LineChunk: @unchecked Sendable {
   }
 
   /// Calls `body(line, lineNumber)` for every line of one piece, as `forEachLine` does.
-  public func forEachLine(
+  package func forEachLine(
     of piece: Piece,
     _ body: (_ line: UnsafeBufferPointer<UInt8>, _ lineNumber: Int) throws -> Void
   ) rethrows {
@@ -127,23 +127,23 @@ public final class LineChunk: @unchecked Sendable {
   }
 
   /// An iterator over the chunk's lines; it keeps the chunk alive while it exists.
-  public func makeLineIterator() -> LineIterator {
+  package func makeLineIterator() -> LineIterator {
     LineIterator(chunk: self, piece: Piece(start: 0, end: byteCount, firstLine: firstLine))
   }
 
   /// One line of a chunk: its bytes without the terminator, its 1-based number in its source and
   /// its byte offset within the chunk.
-  public struct Line {
+  package struct Line {
     /// The line's bytes, terminator excluded; valid while the chunk is alive.
-    public let bytes: UnsafeBufferPointer<UInt8>
+    package let bytes: UnsafeBufferPointer<UInt8>
     /// The 1-based line number within the source.
-    public let number: Int
+    package let number: Int
     /// The offset of the line's first byte within the chunk.
-    public let offset: Int
+    package let offset: Int
   }
 
   /// Walks the lines of a chunk with `memchr`.
-  public struct LineIterator: IteratorProtocol {
+  package struct LineIterator: IteratorProtocol {
     private let chunk: LineChunk
     private var position: Int
     private var number: Int
@@ -158,7 +158,7 @@ public final class LineChunk: @unchecked Sendable {
     }
 
     /// The next line, or nil after the piece's last line.
-    public mutating func next() -> Line? {
+    package mutating func next() -> Line? {
       guard position < count else { return nil }
       // Safe because position < count <= byteCount (checked in init): memchr and the line
       // stay in base[position..<count].
@@ -187,7 +187,7 @@ public final class LineChunk: @unchecked Sendable {
   /// The `line-too-long` description of `line` when it exceeds `maxLineBytes`, else nil: the
   /// same value the reader yields for a line too long to buffer, so both paths write the same
   /// reject.
-  public func overlongLine(_ line: Line) -> OverlongLine? {
+  package func overlongLine(_ line: Line) -> OverlongLine? {
     guard line.bytes.count > maxLineBytes else { return nil }
     // Safe because the guard above makes maxLineBytes < line.bytes.count.
     return OverlongLine(
@@ -201,35 +201,35 @@ public final class LineChunk: @unchecked Sendable {
 /// A line longer than `--max-line-bytes`: only its first `maxLineBytes` bytes were kept, the
 /// rest was read and discarded up to the next `\n` (SPEC 2.1). The consumer writes one
 /// `line-too-long` reject whose `raw` is `prefix`.
-public struct OverlongLine: Sendable {
+package struct OverlongLine: Sendable {
   /// The event number (shared with chunks) when the reader yielded it; the chunk's sequence
   /// when built by `LineChunk.overlongLine(_:)`.
-  public let sequence: Int
+  package let sequence: Int
   /// The index of the source in the reader's input list.
-  public let sourceIndex: Int
+  package let sourceIndex: Int
   /// The path as given, `-` for stdin.
-  public let source: String
+  package let source: String
   /// The 1-based line number within the source.
-  public let lineNumber: Int
+  package let lineNumber: Int
   /// The byte offset of the line's first byte in the decoded source.
-  public let sourceOffset: UInt64
+  package let sourceOffset: UInt64
   /// The first `maxLineBytes` bytes of the line.
-  public let prefix: [UInt8]
+  package let prefix: [UInt8]
   /// The full length of the line in bytes, terminator excluded.
-  public let length: Int
+  package let length: Int
   /// The limit in force.
-  public let maxLineBytes: Int
+  package let maxLineBytes: Int
 }
 
 /// What `ChunkReader.next()` yields, in input order.
-public enum InputEvent: Sendable {
+package enum InputEvent: Sendable {
   /// Whole lines of one source.
   case chunk(LineChunk)
   /// One line too long to buffer; it sits between the previous and the next chunk.
   case overlongLine(OverlongLine)
 
   /// The event number: 0, 1, 2, ... across the run.
-  public var sequence: Int {
+  package var sequence: Int {
     switch self {
     case .chunk(let chunk): chunk.sequence
     case .overlongLine(let line): line.sequence

@@ -1,74 +1,74 @@
 /// Byte constants used by the tokenizer, the framing code and the writers.
 ///
 /// Keeping them in one namespace means no magic numbers are scattered across hot loops.
-public enum ASCII {
+package enum ASCII {
   /// `\t` (horizontal tab), JSON whitespace.
-  public static let tab: UInt8 = 0x09
+  package static let tab: UInt8 = 0x09
   /// `\n` (line feed): the line terminator, and JSON whitespace.
-  public static let newline: UInt8 = 0x0A
+  package static let newline: UInt8 = 0x0A
   /// `\r` (carriage return), JSON whitespace.
-  public static let carriageReturn: UInt8 = 0x0D
+  package static let carriageReturn: UInt8 = 0x0D
   /// Space, JSON whitespace; the bytes below it are control characters.
-  public static let space: UInt8 = 0x20
+  package static let space: UInt8 = 0x20
   /// `"`, which opens and closes a JSON string.
-  public static let quote: UInt8 = 0x22
+  package static let quote: UInt8 = 0x22
   /// `+`, the optional sign of a number's exponent.
-  public static let plus: UInt8 = 0x2B
+  package static let plus: UInt8 = 0x2B
   /// `,`, between array elements and object members.
-  public static let comma: UInt8 = 0x2C
+  package static let comma: UInt8 = 0x2C
   /// `-`, the sign of a number or of its exponent.
-  public static let minus: UInt8 = 0x2D
+  package static let minus: UInt8 = 0x2D
   /// `.`, before a number's fraction.
-  public static let period: UInt8 = 0x2E
+  package static let period: UInt8 = 0x2E
   /// `/`, which JSON may escape as `\/`.
-  public static let slash: UInt8 = 0x2F
+  package static let slash: UInt8 = 0x2F
   /// `0`, the first decimal digit.
-  public static let zero: UInt8 = 0x30
+  package static let zero: UInt8 = 0x30
   /// `1`, the digit one.
-  public static let one: UInt8 = 0x31
+  package static let one: UInt8 = 0x31
   /// `9`, the last decimal digit.
-  public static let nine: UInt8 = 0x39
+  package static let nine: UInt8 = 0x39
   /// `:`, between an object key and its value.
-  public static let colon: UInt8 = 0x3A
+  package static let colon: UInt8 = 0x3A
   /// `A`, the first upper-case hex digit letter.
-  public static let upperA: UInt8 = 0x41
+  package static let upperA: UInt8 = 0x41
   /// `E`, which may start a number's exponent.
-  public static let upperE: UInt8 = 0x45
+  package static let upperE: UInt8 = 0x45
   /// `F`, the last upper-case hex digit letter.
-  public static let upperF: UInt8 = 0x46
+  package static let upperF: UInt8 = 0x46
   /// `[`, which opens an array.
-  public static let openBracket: UInt8 = 0x5B
+  package static let openBracket: UInt8 = 0x5B
   /// `\`, which starts an escape in a JSON string.
-  public static let backslash: UInt8 = 0x5C
+  package static let backslash: UInt8 = 0x5C
   /// `]`, which closes an array.
-  public static let closeBracket: UInt8 = 0x5D
+  package static let closeBracket: UInt8 = 0x5D
   /// `a`, the first lower-case hex digit letter.
-  public static let lowerA: UInt8 = 0x61
+  package static let lowerA: UInt8 = 0x61
   /// `b`, as in the escape `\b` (backspace).
-  public static let lowerB: UInt8 = 0x62
+  package static let lowerB: UInt8 = 0x62
   /// `e`, which may start a number's exponent.
-  public static let lowerE: UInt8 = 0x65
+  package static let lowerE: UInt8 = 0x65
   /// `f`, as in the escape `\f` (form feed) and the literal `false`.
-  public static let lowerF: UInt8 = 0x66
+  package static let lowerF: UInt8 = 0x66
   /// `n`, as in the escape `\n` (line feed) and the literal `null`.
-  public static let lowerN: UInt8 = 0x6E
+  package static let lowerN: UInt8 = 0x6E
   /// `r`, as in the escape `\r` (carriage return).
-  public static let lowerR: UInt8 = 0x72
+  package static let lowerR: UInt8 = 0x72
   /// `t`, as in the escape `\t` (tab) and the literal `true`.
-  public static let lowerT: UInt8 = 0x74
+  package static let lowerT: UInt8 = 0x74
   /// `u`, as in the escape `\uXXXX`.
-  public static let lowerU: UInt8 = 0x75
+  package static let lowerU: UInt8 = 0x75
   /// `{`, which opens an object.
-  public static let openBrace: UInt8 = 0x7B
+  package static let openBrace: UInt8 = 0x7B
   /// `}`, which closes an object.
-  public static let closeBrace: UInt8 = 0x7D
+  package static let closeBrace: UInt8 = 0x7D
 
   /// The UTF-8 byte-order mark, skipped at the start of a file.
-  public static let byteOrderMark: (UInt8, UInt8, UInt8) = (0xEF, 0xBB, 0xBF)
+  package static let byteOrderMark: (UInt8, UInt8, UInt8) = (0xEF, 0xBB, 0xBF)
 
   /// True for the four bytes JSON treats as whitespace between tokens (RFC 8259 §2).
   @inline(__always)
-  public static func isWhitespace(_ byte: UInt8) -> Bool {
+  package static func isWhitespace(_ byte: UInt8) -> Bool {
     byte == space || byte == newline || byte == carriageReturn || byte == tab
   }
 }

@@ -1,6 +1,6 @@
 /// Something bytes are appended to: a `JSONWriter` (records), or a `[UInt8]` (scratch buffers
 /// and tests). Lets one escaping routine serve both without a copy.
-public protocol ByteOutput {
+package protocol ByteOutput {
   /// Appends one byte.
   mutating func appendByte(_ byte: UInt8)
   /// Appends `bytes` as they are.
@@ -40,11 +40,11 @@ extension Array where Element == UInt8 {
 extension Array: ByteOutput where Element == UInt8 {
   /// Appends one byte to the array.
   @inline(__always)
-  public mutating func appendByte(_ byte: UInt8) { append(byte) }
+  package mutating func appendByte(_ byte: UInt8) { append(byte) }
 
   /// Appends `bytes` to the array as they are.
   @inline(__always)
-  public mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
+  package mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
     append(contentsOf: bytes)
   }
 }
@@ -52,9 +52,9 @@ extension Array: ByteOutput where Element == UInt8 {
 extension JSONWriter: ByteOutput {
   /// Appends one byte to the writer (`byte(_:)`).
   @inline(__always)
-  public mutating func appendByte(_ byte: UInt8) { self.byte(byte) }
+  package mutating func appendByte(_ byte: UInt8) { self.byte(byte) }
 
   /// Appends `bytes` to the writer as they are (`raw(_:)`).
   @inline(__always)
-  public mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) { raw(bytes) }
+  package mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) { raw(bytes) }
 }

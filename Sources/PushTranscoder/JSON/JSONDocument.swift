@@ -3,33 +3,33 @@
 /// Invariant: `bytes` and `tokens` are borrowed from the chunk and the tokenizer that produced
 /// them; a document is valid only until the tokenizer parses its next line. Everything here
 /// reads; nothing allocates except the explicitly decoding helpers.
-public struct JSONDocument {
+package struct JSONDocument {
   /// The line's bytes, which the tokens' offsets index.
-  public let bytes: UnsafeBufferPointer<UInt8>
+  package let bytes: UnsafeBufferPointer<UInt8>
   /// The tokenizer's tape for the line, in document order.
-  public let tokens: UnsafeBufferPointer<JSONToken>
+  package let tokens: UnsafeBufferPointer<JSONToken>
 
   /// A view of `tokens`, the tape the tokenizer built from `bytes`.
   @inlinable
-  public init(bytes: UnsafeBufferPointer<UInt8>, tokens: UnsafeBufferPointer<JSONToken>) {
+  package init(bytes: UnsafeBufferPointer<UInt8>, tokens: UnsafeBufferPointer<JSONToken>) {
     self.bytes = bytes
     self.tokens = tokens
   }
 
   /// The index of the top-level value.
-  public var root: Int { 0 }
+  package var root: Int { 0 }
 
   /// The kind of the value (or key) at tape index `index`.
   @inlinable
-  public func kind(_ index: Int) -> JSONKind { tokens[index].kind }
+  package func kind(_ index: Int) -> JSONKind { tokens[index].kind }
 
   /// True for `null` (which SPEC 9 treats as absent for optional fields).
   @inlinable
-  public func isNull(_ index: Int) -> Bool { tokens[index].kind == .null }
+  package func isNull(_ index: Int) -> Bool { tokens[index].kind == .null }
 
   /// The value of `key` in the object at `object`; the last occurrence wins (SPEC 9).
   /// Returns nil when `object` is not an object or has no such key.
-  public func member(_ object: Int, _ key: StaticString) -> Int? {
+  package func member(_ object: Int, _ key: StaticString) -> Int? {
     let container = tokens[object]
     guard container.kind == .object else { return nil }
     var found: Int? = nil
@@ -46,7 +46,7 @@ public struct JSONDocument {
 
   /// Calls `body(keyIndex, valueIndex)` for each member of the object at `object`, in order.
   @inlinable
-  public func forEachMember(_ object: Int, _ body: (Int, Int) throws -> Void) rethrows {
+  package func forEachMember(_ object: Int, _ body: (Int, Int) throws -> Void) rethrows {
     let container = tokens[object]
     guard container.kind == .object else { return }
     // Safe because `next` bounds the members within the tape, each key followed by its value.
@@ -60,7 +60,7 @@ public struct JSONDocument {
 
   /// Calls `body(elementIndex)` for each element of the array at `array`, in order.
   @inlinable
-  public func forEachElement(_ array: Int, _ body: (Int) throws -> Void) rethrows {
+  package func forEachElement(_ array: Int, _ body: (Int) throws -> Void) rethrows {
     let container = tokens[array]
     guard container.kind == .array else { return }
     // Safe because every element's `next` stays at most the array's, which the tape holds.
@@ -73,7 +73,7 @@ public struct JSONDocument {
   }
 
   /// The number of elements (array) or members (object).
-  public func count(_ index: Int) -> Int {
+  package func count(_ index: Int) -> Int {
     var n = 0
     if tokens[index].kind == .object {
       forEachMember(index) { _, _ in n += 1 }
@@ -85,7 +85,7 @@ public struct JSONDocument {
 
   /// True when the key token at `keyIndex` decodes to exactly `key`.
   @inlinable
-  public func keyEquals(_ keyIndex: Int, _ key: StaticString) -> Bool {
+  package func keyEquals(_ keyIndex: Int, _ key: StaticString) -> Bool {
     let token = tokens[keyIndex]
     // Safe because the tokenizer records start <= end, so `&-` cannot wrap.
     let length = Int(token.end &- token.start)
@@ -99,7 +99,7 @@ public struct JSONDocument {
 
   /// The content of the string token at `index` as a slice of the line.
   @inlinable
-  public func string(_ index: Int) -> StringSlice {
+  package func string(_ index: Int) -> StringSlice {
     let token = tokens[index]
     // Safe because start..<end lies inside `bytes`.
     return StringSlice(
@@ -109,7 +109,7 @@ public struct JSONDocument {
 
   /// The raw bytes of a scalar value (a number's lexeme, `true`...), or a container's full text.
   @inlinable
-  public func lexeme(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+  package func lexeme(_ index: Int) -> UnsafeBufferPointer<UInt8> {
     let token = tokens[index]
     // Safe because start..<end lies inside `bytes`.
     return UnsafeBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.end)])
@@ -117,14 +117,14 @@ public struct JSONDocument {
 
   /// True for a number whose lexeme is an integer (`-?(0|[1-9][0-9]*)`).
   @inlinable
-  public func isInteger(_ index: Int) -> Bool {
+  package func isInteger(_ index: Int) -> Bool {
     let token = tokens[index]
     return token.kind == .number && token.flags & JSONToken.isInteger != 0
   }
 
   /// True for the integer lexeme `1` exactly (flags such as `PushFlag == 1`).
   @inlinable
-  public func isIntegerOne(_ index: Int) -> Bool {
+  package func isIntegerOne(_ index: Int) -> Bool {
     let token = tokens[index]
     // Safe because start <= end and a number's one byte lies inside `bytes`.
     return token.kind == .number && token.end &- token.start == 1

@@ -9,10 +9,10 @@
 /// Canonical form: UTF-8 as is; only `"`, `\` and control characters are escaped; the controls
 /// with a short form use it (`\b \f \n \r \t`), the others `\u00xx` with lower-case hex; `/` is
 /// not escaped.
-public enum JSONEscapes {
+package enum JSONEscapes {
   /// The value of a hexadecimal digit, or nil.
   @inline(__always)
-  public static func hexValue(_ byte: UInt8) -> UInt8? {
+  package static func hexValue(_ byte: UInt8) -> UInt8? {
     switch byte {
     case ASCII.zero...ASCII.nine: return byte - ASCII.zero
     case ASCII.lowerA...ASCII.lowerF: return byte - ASCII.lowerA + 10
@@ -23,7 +23,7 @@ public enum JSONEscapes {
 
   /// The length of `byte` once canonically escaped (1 for bytes written as is).
   @inline(__always)
-  public static func escapedLength(_ byte: UInt8) -> Int {
+  package static func escapedLength(_ byte: UInt8) -> Int {
     if byte >= ASCII.space {
       return byte == ASCII.quote || byte == ASCII.backslash ? 2 : 1
     }
@@ -34,7 +34,7 @@ public enum JSONEscapes {
   }
 
   /// The canonically escaped length of decoded UTF-8 `bytes`.
-  public static func escapedLength(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+  package static func escapedLength(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
     var total = 0
     // Safe because the total is at most 6 × bytes.count, far below Int.max.
     for byte in bytes { total &+= escapedLength(byte) }
@@ -130,7 +130,7 @@ public enum JSONEscapes {
   }
 
   /// Appends decoded UTF-8 `bytes` canonically escaped (no quotes).
-  public static func appendEscaped<Output: ByteOutput>(
+  package static func appendEscaped<Output: ByteOutput>(
     _ bytes: UnsafeBufferPointer<UInt8>, to output: inout Output
   ) {
     var runStart = 0
@@ -156,7 +156,7 @@ public enum JSONEscapes {
 
   /// Appends decoded UTF-8 `bytes` canonically escaped (no quotes), straight into the writer's
   /// buffer, 4 KiB of input at a time (so a long line never reserves 6× its size).
-  public static func appendEscaped(
+  package static func appendEscaped(
     _ bytes: UnsafeBufferPointer<UInt8>, to writer: inout JSONWriter
   ) {
     var offset = 0
@@ -316,12 +316,12 @@ public enum JSONEscapes {
   }
 
   /// The length `appendCanonical` would append, without writing anything.
-  public static func canonicalLength(_ content: UnsafeBufferPointer<UInt8>) -> Int {
+  package static func canonicalLength(_ content: UnsafeBufferPointer<UInt8>) -> Int {
     measure(content).canonical
   }
 
   /// The length of the decoded UTF-8 of JSON string content, without decoding it.
-  public static func decodedLength(_ content: UnsafeBufferPointer<UInt8>) -> Int {
+  package static func decodedLength(_ content: UnsafeBufferPointer<UInt8>) -> Int {
     measure(content).decoded
   }
 
@@ -386,13 +386,13 @@ public enum JSONEscapes {
 
   /// Decodes JSON string content (validated by the tokenizer) into UTF-8. A lone surrogate
   /// escape (accepted only with `--unicode replace`) decodes to U+FFFD.
-  public static func decode(_ content: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+  package static func decode(_ content: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
     decode(content, into: &output, maxScalars: Int.max)
   }
 
   /// Decodes at most the first `maxScalars` scalars of JSON string content (cuts need only a
   /// prefix; long texts are not decoded whole).
-  public static func decode(
+  package static func decode(
     _ content: UnsafeBufferPointer<UInt8>, into output: inout [UInt8], maxScalars: Int
   ) {
     // The decoded form is never longer than the escaped one.
@@ -519,7 +519,7 @@ public enum JSONEscapes {
 
   /// Appends the UTF-8 encoding of a Unicode scalar value.
   @inline(__always)
-  public static func appendUTF8(_ scalar: UInt32, to output: inout [UInt8]) {
+  package static func appendUTF8(_ scalar: UInt32, to output: inout [UInt8]) {
     switch scalar {
     case 0..<0x80:
       output.append(UInt8(scalar))
@@ -548,7 +548,7 @@ extension JSONEscapes {
   ///
   /// On a line the tokenizer accepts this equals its own count; a rejected line uses this one,
   /// so that escapes after the fault count too.
-  public static func unpairedSurrogateEscapes(in line: UnsafeBufferPointer<UInt8>) -> Int {
+  package static func unpairedSurrogateEscapes(in line: UnsafeBufferPointer<UInt8>) -> Int {
     var unpaired = 0
     var index = 0
     let count = line.count

@@ -1,5 +1,5 @@
 /// The kinds of JSON value a token describes.
-public enum JSONKind: UInt8, Sendable {
+package enum JSONKind: UInt8, Sendable {
   /// `{...}`: followed on the tape by its keys and values, alternating.
   case object = 1
   /// `[...]`: followed on the tape by its elements.
@@ -27,26 +27,26 @@ public enum JSONKind: UInt8, Sendable {
 ///   {"a":[1,2],"b":"x"}
 ///   tape: 0 object(next 7)  1 "a"  2 array(next 5)  3 1  4 2  5 "b"  6 "x" ... (next of 0 = 7)
 /// ```
-public struct JSONToken: Sendable {
+package struct JSONToken: Sendable {
   /// Flag bit: a string whose content contains at least one backslash escape.
-  public static let hasEscapes: UInt8 = 1
+  package static let hasEscapes: UInt8 = 1
   /// Flag bit: a number whose lexeme is an integer, `-?(0|[1-9][0-9]*)` (SPEC 9).
-  public static let isInteger: UInt8 = 2
+  package static let isInteger: UInt8 = 2
 
   /// What the value is.
-  public var kind: JSONKind
+  package var kind: JSONKind
   /// `hasEscapes` and `isInteger` bits.
-  public var flags: UInt8
+  package var flags: UInt8
   /// String: first content byte (after the quote). Others: first byte of the value.
-  public var start: UInt32
+  package var start: UInt32
   /// String: offset of the closing quote. Others: one past the last byte of the value.
-  public var end: UInt32
+  package var end: UInt32
   /// Tape index of the first token after this value and all of its descendants.
-  public var next: UInt32
+  package var next: UInt32
 
   /// A token with every field given (the tokenizers fill containers' `end` and `next` later).
   @inlinable
-  public init(kind: JSONKind, flags: UInt8, start: UInt32, end: UInt32, next: UInt32) {
+  package init(kind: JSONKind, flags: UInt8, start: UInt32, end: UInt32, next: UInt32) {
     self.kind = kind
     self.flags = flags
     self.start = start
@@ -56,7 +56,7 @@ public struct JSONToken: Sendable {
 }
 
 /// Why a line is not acceptable JSON (SPEC 2.2, 9). The raw values are the reject reasons.
-public enum JSONFault: String, Sendable {
+package enum JSONFault: String, Sendable {
   /// Not RFC 8259 JSON (a bad token, a missing separator, trailing data, an empty line...).
   case syntax = "syntax"
   /// Invalid UTF-8, or a lone surrogate escape (unless `--unicode replace`).
@@ -66,16 +66,16 @@ public enum JSONFault: String, Sendable {
 }
 
 /// A JSON fault with the 0-based byte offset within the line where it was detected.
-public struct JSONError: Error, Sendable, Equatable {
+package struct JSONError: Error, Sendable, Equatable {
   /// The kind of fault: the reject reason.
-  public var fault: JSONFault
+  package var fault: JSONFault
   /// The 0-based byte offset within the line where the fault was detected.
-  public var offset: Int
+  package var offset: Int
   /// A short human explanation ("unterminated string", "expected ':'").
-  public var message: String
+  package var message: String
 
   /// A `fault` detected at byte `offset`, explained by `message`.
-  public init(_ fault: JSONFault, at offset: Int, _ message: String) {
+  package init(_ fault: JSONFault, at offset: Int, _ message: String) {
     self.fault = fault
     self.offset = offset
     self.message = message

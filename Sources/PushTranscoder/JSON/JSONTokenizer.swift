@@ -21,10 +21,10 @@
 /// Fault precedence (SPEC 9): invalid UTF-8 anywhere in the line wins (offset of its first bad
 /// byte); otherwise the first fault from the left decides: `syntax`, a lone surrogate escape
 /// (`invalid-unicode`), or nesting deeper than `maxDepth` (`too-deep`).
-public struct JSONTokenizer {
+package struct JSONTokenizer {
   /// The tape of the last parsed line (a copy; `withDocument` reads it in place). Safe because
   /// `tape[0..<tapeCount]` is initialised (the invariant below).
-  public var tokens: [JSONToken] { Array(UnsafeBufferPointer(start: tape, count: tapeCount)) }
+  package var tokens: [JSONToken] { Array(UnsafeBufferPointer(start: tape, count: tapeCount)) }
 
   /// Owns `tape` and `stack`; replaced (not shared) when a copied tokenizer parses.
   private var storage: TapeStorage
@@ -39,15 +39,15 @@ public struct JSONTokenizer {
   var stackCount = 0
   var stackCapacity: Int
   /// The deepest nesting accepted; the outermost container is depth 1.
-  public var maxDepth: Int
+  package var maxDepth: Int
   /// `--unicode replace`: lone surrogate escapes are accepted (decoded as U+FFFD) and counted.
-  public var replaceLoneSurrogates: Bool
+  package var replaceLoneSurrogates: Bool
   /// Lone surrogate escapes accepted in the last parsed line (replace mode only).
-  public internal(set) var loneSurrogates: Int = 0
+  package internal(set) var loneSurrogates: Int = 0
 
   /// A tokenizer that accepts nesting up to `maxDepth` and, with `replaceLoneSurrogates`, lone
   /// surrogate escapes (`--unicode replace`).
-  public init(maxDepth: Int = 512, replaceLoneSurrogates: Bool = false) {
+  package init(maxDepth: Int = 512, replaceLoneSurrogates: Bool = false) {
     self.maxDepth = maxDepth
     self.replaceLoneSurrogates = replaceLoneSurrogates
     storage = TapeStorage(tapeCapacity: 256, stackCapacity: 64)
@@ -58,7 +58,7 @@ public struct JSONTokenizer {
   }
 
   /// Validates `bytes` as UTF-8 and as one JSON text, filling `tokens`.
-  public mutating func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONError? {
+  package mutating func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONError? {
     if let base = bytes.baseAddress, bytes.count <= Self.fastPathLimit {
       claimStorage()
       if parseFast(base, bytes.count) { return nil }
@@ -70,7 +70,7 @@ public struct JSONTokenizer {
   }
 
   /// Parses a line already known to be valid UTF-8.
-  public mutating func parseValidatedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONError? {
+  package mutating func parseValidatedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONError? {
     if let base = bytes.baseAddress, bytes.count <= Self.fastPathLimit {
       claimStorage()
       if parseFast(base, bytes.count) { return nil }
@@ -344,7 +344,7 @@ public struct JSONTokenizer {
   }
 
   /// The parsed line as a document (valid until the next `parse`).
-  public func withDocument<R>(
+  package func withDocument<R>(
     _ bytes: UnsafeBufferPointer<UInt8>, _ body: (JSONDocument) throws -> R
   ) rethrows -> R {
     // `storage` (held by self for the whole call) keeps the tape alive.

@@ -9,7 +9,7 @@
 /// writer share its buffer until one of them grows: the bytes a copy saw when it was made stay
 /// valid for it (the buffer lives as long as any copy), but only one copy may go on writing.
 /// The pipeline moves writers from stage to stage; it never writes through two copies.
-public struct JSONWriter: @unchecked Sendable {
+package struct JSONWriter: @unchecked Sendable {
   // Safe because a writer is owned by one stage at a time (see the invariants above) and its
   // buffer is freed only when the last copy is gone.
 
@@ -41,10 +41,10 @@ public struct JSONWriter: @unchecked Sendable {
   @usableFromInline var base: UnsafeMutablePointer<UInt8>
   @usableFromInline var capacity: Int
   /// The number of bytes written so far.
-  public private(set) var count: Int
+  package private(set) var count: Int
 
   /// An empty writer with room for `capacity` bytes (at least 64) before it grows.
-  public init(capacity: Int = 1 << 16) {
+  package init(capacity: Int = 1 << 16) {
     storage = Storage(capacity: capacity)
     base = storage.base
     self.capacity = storage.capacity
@@ -53,22 +53,22 @@ public struct JSONWriter: @unchecked Sendable {
 
   /// True when nothing has been written.
   @inlinable
-  public var isEmpty: Bool { count == 0 }
+  package var isEmpty: Bool { count == 0 }
 
   /// The bytes written so far, valid until the next write. Safe because `base ..< base + count`
   /// is initialised and owned by `storage`, which this writer keeps alive.
   @inlinable
-  public var buffer: UnsafeBufferPointer<UInt8> {
+  package var buffer: UnsafeBufferPointer<UInt8> {
     UnsafeBufferPointer(start: base, count: count)
   }
 
   /// A copy of the bytes written so far (allocates: for slow paths and tests).
-  public var bytes: [UInt8] { Array(buffer) }
+  package var bytes: [UInt8] { Array(buffer) }
 
   /// Makes room for `extra` more bytes and returns where they go; commit them with
   /// `advance(by:)`.
   @inline(__always)
-  public mutating func reserve(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
+  package mutating func reserve(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
     // Safe because count <= capacity always, so `&-` cannot wrap.
     if capacity &- count < extra { grow(extra) }
     // Safe because `count + extra <= capacity` now.
@@ -79,7 +79,7 @@ public struct JSONWriter: @unchecked Sendable {
   ///
   /// - Precondition: `0 <= written <=` the bytes last reserved (checked in debug builds).
   @inline(__always)
-  public mutating func advance(by written: Int) {
+  package mutating func advance(by written: Int) {
     assert(written >= 0 && written <= capacity &- count, "advance beyond the reserved bytes")
     // Safe because callers commit at most the bytes they reserved: count stays <= capacity.
     count &+= written
@@ -99,19 +99,19 @@ public struct JSONWriter: @unchecked Sendable {
 
   /// Drops everything after the first `count` bytes.
   @inline(__always)
-  public mutating func truncate(to count: Int) {
+  package mutating func truncate(to count: Int) {
     precondition(count >= 0 && count <= self.count, "truncate beyond the written bytes")
     self.count = count
   }
 
   /// Forgets every byte but keeps the buffer (a recycled writer).
   @inline(__always)
-  public mutating func removeAll() {
+  package mutating func removeAll() {
     count = 0
   }
 
   /// Replaces the bytes in `range` (within the written bytes) by `replacement`.
-  public mutating func replace(_ range: Range<Int>, with replacement: UnsafeBufferPointer<UInt8>) {
+  package mutating func replace(_ range: Range<Int>, with replacement: UnsafeBufferPointer<UInt8>) {
     precondition(range.lowerBound >= 0 && range.upperBound <= count, "range beyond the bytes")
     let tail = count - range.upperBound
     let delta = replacement.count - range.count
@@ -126,14 +126,14 @@ public struct JSONWriter: @unchecked Sendable {
 
   /// Appends literal JSON text (punctuation, keys with their quotes, `true`...).
   @inline(__always)
-  public mutating func raw(_ text: StaticString) {
+  package mutating func raw(_ text: StaticString) {
     // Safe because a StaticString's UTF-8 lives in the program image for the whole run.
     raw(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
   /// Appends one byte.
   @inline(__always)
-  public mutating func byte(_ value: UInt8) {
+  package mutating func byte(_ value: UInt8) {
     // Safe because `reserve(1)` leaves room at `out`, so count + 1 <= capacity.
     let out = reserve(1)
     // The new count is taken before the byte is stored: a store through a pointer may alias
@@ -146,7 +146,7 @@ public struct JSONWriter: @unchecked Sendable {
 
   /// Appends bytes as they are (a number lexeme, an already-canonical record).
   @inline(__always)
-  public mutating func raw(_ buffer: UnsafeBufferPointer<UInt8>) {
+  package mutating func raw(_ buffer: UnsafeBufferPointer<UInt8>) {
     let n = buffer.count
     guard n > 0 else { return }
     // Safe because `reserve` made room for `n` bytes and `buffer` holds `n` bytes.
@@ -210,19 +210,19 @@ public struct JSONWriter: @unchecked Sendable {
 
   /// Appends pre-rendered bytes.
   @inline(__always)
-  public mutating func raw(_ bytes: [UInt8]) {
+  package mutating func raw(_ bytes: [UInt8]) {
     bytes.withUnsafeBufferPointer { raw($0) }
   }
 
   /// Appends the UTF-8 of `text` as it is (names that need no escaping).
   @inline(__always)
-  public mutating func raw(utf8 text: String) {
+  package mutating func raw(utf8 text: String) {
     var text = text
     text.withUTF8 { raw($0) }
   }
 
   /// Appends a decimal integer.
-  public mutating func integer(_ value: Int) {
+  package mutating func integer(_ value: Int) {
     // The magnitude as unsigned: `-Int.min` does not fit in an Int. 20 digits and a sign.
     var magnitude = value.magnitude
     var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
@@ -245,7 +245,7 @@ public struct JSONWriter: @unchecked Sendable {
 
   /// Appends `"content"` in canonical form.
   @inline(__always)
-  public mutating func string(_ slice: StringSlice) {
+  package mutating func string(_ slice: StringSlice) {
     byte(ASCII.quote)
     stringContent(slice)
     byte(ASCII.quote)
@@ -254,7 +254,7 @@ public struct JSONWriter: @unchecked Sendable {
   /// Appends a slice's content in canonical form, without quotes: copied as is when it has no
   /// escapes (the fast path), otherwise decoded and re-escaped.
   @inline(__always)
-  public mutating func stringContent(_ slice: StringSlice) {
+  package mutating func stringContent(_ slice: StringSlice) {
     if slice.isCanonical {
       raw(slice.rawBytes)
     } else {
@@ -263,12 +263,12 @@ public struct JSONWriter: @unchecked Sendable {
   }
 
   /// Appends decoded UTF-8 as canonical string content (no quotes).
-  public mutating func escapedContent(_ decoded: UnsafeBufferPointer<UInt8>) {
+  package mutating func escapedContent(_ decoded: UnsafeBufferPointer<UInt8>) {
     JSONEscapes.appendEscaped(decoded, to: &self)
   }
 
   /// Appends decoded UTF-8 as a canonical JSON string, quotes included.
-  public mutating func string(decoded: [UInt8]) {
+  package mutating func string(decoded: [UInt8]) {
     byte(ASCII.quote)
     decoded.withUnsafeBufferPointer { JSONEscapes.appendEscaped($0, to: &self) }
     byte(ASCII.quote)
@@ -280,7 +280,7 @@ public struct JSONWriter: @unchecked Sendable {
   }
 
   /// The canonical byte length of a slice's content (what `stringContent` would append).
-  public static func canonicalLength(_ slice: StringSlice) -> Int {
+  package static func canonicalLength(_ slice: StringSlice) -> Int {
     !slice.isCanonical
       ? JSONEscapes.canonicalLength(slice.rawBytes) : slice.count
   }
@@ -292,7 +292,7 @@ public struct JSONWriter: @unchecked Sendable {
   /// Linear in the value's bytes: every token is written once, and an object's duplicate keys
   /// are found in one pass over its members (`DuplicateKeys`), so no object is scanned once
   /// per member. Recursion is bounded by the tokenizer's depth limit (512).
-  public mutating func value(_ document: JSONDocument, _ index: Int) {
+  package mutating func value(_ document: JSONDocument, _ index: Int) {
     switch document.kind(index) {
     case .string:
       string(document.string(index))

@@ -1,9 +1,9 @@
 /// Byte equality for short strings (keys, element types) without a `memcmp` call: a few
 /// overlapping unaligned loads.
-public enum ShortBytes {
+package enum ShortBytes {
   /// True when `a[0..<count]` equals `b[0..<count]`. Both must hold `count` readable bytes.
   @inline(__always)
-  public static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int)
+  package static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int)
     -> Bool
   {
     let x = UnsafeRawPointer(a)
@@ -45,12 +45,12 @@ public enum ShortBytes {
 /// Lookup is open addressing on a 256-entry table hashed from the key's length and its first
 /// and last bytes, so a key costs one probe (two at most, with ≤ 24 names) and one short
 /// compare, whatever the number of names.
-public struct MemberTable: @unchecked Sendable {
+package struct MemberTable: @unchecked Sendable {
   // Safe because every pointer in `starts` points into the program image (a `StaticString`
   // literal's UTF-8), immutable for the whole run.
 
   /// The names, in the order their slots are numbered.
-  public let names: [StaticString]
+  package let names: [StaticString]
   /// Bucket → slot + 1 (0 = empty).
   private let buckets: [UInt8]
   /// Per slot: the name's bytes and length (no `StaticString` accessor on the hot path).
@@ -58,7 +58,7 @@ public struct MemberTable: @unchecked Sendable {
   private let lengths: [Int]
 
   /// A table of `names` (at most `MemberSlots.capacity`); slot `i` is `names[i]`.
-  public init(_ names: [StaticString]) {
+  package init(_ names: [StaticString]) {
     precondition(names.count <= MemberSlots.capacity, "too many names for MemberSlots")
     self.names = names
     starts = names.map(\.utf8Start)
@@ -106,17 +106,17 @@ public struct MemberTable: @unchecked Sendable {
 }
 
 /// The value index found for each name of a `MemberTable` (nil when absent).
-public struct MemberSlots {
+package struct MemberSlots {
   /// The most names a `MemberTable` may have.
-  public static let capacity = 24
+  package static let capacity = 24
   private var values: InlineArray<24, Int32>
 
   /// Slots with no value found.
-  public init() { values = InlineArray(repeating: -1) }
+  package init() { values = InlineArray(repeating: -1) }
 
   /// The tape index of the value for the name at `slot`, or nil.
   @inline(__always)
-  public subscript(slot: Int) -> Int? {
+  package subscript(slot: Int) -> Int? {
     let value = values[slot]
     return value < 0 ? nil : Int(value)
   }
@@ -129,7 +129,7 @@ extension JSONDocument {
   /// Finds the members of `object` named in `table`, in one pass; the last duplicate wins
   /// (SPEC 9). Returns empty slots when `object` is not an object.
   @inline(__always)
-  public func collectMembers(_ object: Int, _ table: MemberTable) -> MemberSlots {
+  package func collectMembers(_ object: Int, _ table: MemberTable) -> MemberSlots {
     var slots = MemberSlots()
     let container = tokens[object]
     guard container.kind == .object else { return slots }

@@ -9,26 +9,26 @@
 /// A slice never owns memory. It is valid only while the owner of its bytes is: the chunk that
 /// holds the line (for the duration of that line's rendering), the `Directory` (for the run), or
 /// the program image (for `StaticString` literals).
-public struct StringSlice {
+package struct StringSlice {
   /// The first byte of the raw content (borrowed, never owned).
-  public var pointer: UnsafePointer<UInt8>
+  package var pointer: UnsafePointer<UInt8>
   /// The byte count, stored in 32 bits so that a slice takes 16 bytes (a notice holds dozens
   /// and is moved from stage to stage); lines are shorter than 4 GiB (the tokenizer checks).
   @usableFromInline var storedCount: UInt32
   /// The raw content holds at least one backslash escape, so it must be decoded to be read.
-  public var hasEscapes: Bool
+  package var hasEscapes: Bool
   /// The raw content is already canonical although it has escapes (only `\"`, `\\`, `\n`-style
   /// escapes, as canonical form writes them): writers copy it as it is; readers still decode it.
-  public var rawIsCanonical = false
+  package var rawIsCanonical = false
 
   /// True when the raw content is its own canonical form (no escapes, or only canonical ones):
   /// writers copy it as it is.
   @inlinable
-  public var isCanonical: Bool { !hasEscapes || rawIsCanonical }
+  package var isCanonical: Bool { !hasEscapes || rawIsCanonical }
 
   /// A slice of `count` bytes of JSON string content at `pointer`, which must stay valid.
   @inlinable
-  public init(pointer: UnsafePointer<UInt8>, count: Int, hasEscapes: Bool) {
+  package init(pointer: UnsafePointer<UInt8>, count: Int, hasEscapes: Bool) {
     self.pointer = pointer
     self.storedCount = UInt32(count)
     self.hasEscapes = hasEscapes
@@ -36,38 +36,38 @@ public struct StringSlice {
 
   /// The number of bytes of raw content.
   @inlinable
-  public var count: Int {
+  package var count: Int {
     get { Int(storedCount) }
     set { storedCount = UInt32(newValue) }
   }
 
   /// A slice of a static literal that needs no escaping (placeholders such as `[Image]`).
   @inlinable
-  public init(_ literal: StaticString) {
+  package init(_ literal: StaticString) {
     // Safe because a StaticString's UTF-8 storage lives in the program image for the whole run.
     self.init(pointer: literal.utf8Start, count: literal.utf8CodeUnitCount, hasEscapes: false)
   }
 
   /// True when both describe the same bytes with the same flags (not a comparison of text).
   @inlinable
-  public func isIdentical(to other: StringSlice) -> Bool {
+  package func isIdentical(to other: StringSlice) -> Bool {
     pointer == other.pointer && storedCount == other.storedCount
       && hasEscapes == other.hasEscapes && rawIsCanonical == other.rawIsCanonical
   }
 
   /// The raw bytes of the slice (JSON string content, escapes not decoded).
   @inlinable
-  public var rawBytes: UnsafeBufferPointer<UInt8> {
+  package var rawBytes: UnsafeBufferPointer<UInt8> {
     // Safe because of the invariant: pointer ..< pointer + count is valid while its owner is.
     UnsafeBufferPointer(start: pointer, count: count)
   }
 
   /// True when the decoded string is empty (an empty slice; an escape always decodes to ≥1 byte).
   @inlinable
-  public var isEmpty: Bool { count == 0 }
+  package var isEmpty: Bool { count == 0 }
 
   /// The decoded UTF-8 bytes (escapes resolved). Allocates: for the slow path and tests.
-  public func decodedBytes() -> [UInt8] {
+  package func decodedBytes() -> [UInt8] {
     if !hasEscapes { return Array(rawBytes) }
     var out: [UInt8] = []
     out.reserveCapacity(count)
@@ -76,12 +76,12 @@ public struct StringSlice {
   }
 
   /// The decoded string. Allocates: for the slow path (cuts, directory keys) and tests.
-  public func decodedString() -> String {
+  package func decodedString() -> String {
     String(decoding: decodedBytes(), as: UTF8.self)
   }
 
   /// Compares the decoded content with `literal` (bytes, no escapes in `literal`).
-  public func equals(_ literal: StaticString) -> Bool {
+  package func equals(_ literal: StaticString) -> Bool {
     if !hasEscapes {
       guard count == literal.utf8CodeUnitCount else { return false }
       // Safe because both hold `count` bytes (checked just above).

@@ -5,13 +5,13 @@
 /// the bytes inside strings itself and falls back to this when anything is wrong). ASCII runs are
 /// checked 32 bytes at a time; multi-byte sequences follow Unicode's Table 3-7 (well-formed byte
 /// sequences), four bytes at a time when the line has that many left.
-public enum UTF8Validation {
+package enum UTF8Validation {
   /// The high bit of every byte of a word.
   static let highBits: UInt64 = 0x8080_8080_8080_8080
 
   /// The offset of the first byte of the first ill-formed subsequence, or nil if `bytes` is
   /// valid UTF-8.
-  public static func firstInvalidOffset(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+  package static func firstInvalidOffset(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
     guard let base = bytes.baseAddress else { return nil }
     let count = bytes.count
     var index = 0
@@ -138,7 +138,7 @@ public enum UTF8Validation {
 
   /// Copies `bytes` into `output`, replacing each maximal ill-formed subsequence with U+FFFD
   /// (`--unicode replace`). Returns the number of replacements.
-  public static func replacingInvalid(
+  package static func replacingInvalid(
     _ bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]
   )
     -> Int
@@ -171,7 +171,7 @@ public enum UTF8Validation {
   /// (`replacingInvalid`): a fault found in the repaired line is reported where it is in the
   /// line as read (SPEC 6.4). An offset inside a U+FFFD that replaced ill-formed bytes maps to
   /// the first of them.
-  public static func originalOffset(
+  package static func originalOffset(
     ofRepairedOffset repairedOffset: Int, in bytes: UnsafeBufferPointer<UInt8>
   )
     -> Int

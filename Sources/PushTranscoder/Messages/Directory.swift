@@ -10,12 +10,12 @@
 /// Later lines override earlier ones for the same id, including a later line without a name,
 /// which leaves the id without one (SPEC 9: later entries override earlier ones; empty names are
 /// absent). Users and groups are separate namespaces.
-public struct Directory: @unchecked Sendable {
+package struct Directory: @unchecked Sendable {
   // Safe because a directory is mutated only while it is loaded, on one thread, before the run;
   // afterwards it is only read (lookups never mutate), and its arena is append-only.
 
   /// What one directory line contributed (SPEC 2.4).
-  public enum LineResult: Equatable, Sendable {
+  package enum LineResult: Equatable, Sendable {
     /// A user entry (Tencent profile export or Easemob user).
     case user
     /// A group entry (Tencent group info).
@@ -30,15 +30,15 @@ public struct Directory: @unchecked Sendable {
   private var groups = NameTable()
 
   /// The number of lines accepted as entries (users and groups, overrides included).
-  public private(set) var entryCount = 0
+  package private(set) var entryCount = 0
 
   /// An empty directory: no users, no groups.
-  public init() {}
+  package init() {}
 
   /// The number of distinct user ids.
-  public var userCount: Int { users.count }
+  package var userCount: Int { users.count }
   /// The number of distinct group ids.
-  public var groupCount: Int { groups.count }
+  package var groupCount: Int { groups.count }
 
   /// Reads one directory line (already parsed and valid JSON).
   ///
@@ -46,7 +46,7 @@ public struct Directory: @unchecked Sendable {
   /// (the nickname is the `Value` of the last `Tag_Profile_IM_Nick` item), Tencent group info
   /// `{"GroupId","Name"?}`, Easemob user `{"username","nickname"?}`. Detected in that order by
   /// `ProfileItem`, `GroupId`, `username`. Other keys are ignored.
-  public mutating func ingest(_ document: JSONDocument) -> LineResult {
+  package mutating func ingest(_ document: JSONDocument) -> LineResult {
     do {
       let result = try read(document)
       entryCount += 1
@@ -110,24 +110,24 @@ public struct Directory: @unchecked Sendable {
 
   /// The nickname of user `id` (the id as it appears in a message line), if the directory has
   /// a non-empty one. The slice points into the directory.
-  public func nickname(of id: StringSlice) -> StringSlice? {
+  package func nickname(of id: StringSlice) -> StringSlice? {
     users.isEmpty ? nil : users.lookup(id)
   }
 
   /// The name of group `id`, if the directory has a non-empty one.
-  public func groupName(of id: StringSlice) -> StringSlice? {
+  package func groupName(of id: StringSlice) -> StringSlice? {
     groups.isEmpty ? nil : groups.lookup(id)
   }
 
   /// Lookup by a Swift string (tests, tools).
-  public func nickname(of id: String) -> String? {
+  package func nickname(of id: String) -> String? {
     var bytes = Array(id.utf8)
     return bytes.withUnsafeMutableBufferPointer { users.lookup(UnsafeBufferPointer($0)) }?
       .decodedString()
   }
 
   /// Lookup by a Swift string (tests, tools).
-  public func groupName(of id: String) -> String? {
+  package func groupName(of id: String) -> String? {
     var bytes = Array(id.utf8)
     return bytes.withUnsafeMutableBufferPointer { groups.lookup(UnsafeBufferPointer($0)) }?
       .decodedString()

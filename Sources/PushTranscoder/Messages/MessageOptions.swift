@@ -1,25 +1,25 @@
 /// The options that shape a notice (SPEC 6.7), fixed for the run.
-public struct MessageOptions: @unchecked Sendable {
+package struct MessageOptions: @unchecked Sendable {
   // Safe because every field is immutable after `init`; the default title's bytes live in an
   // arena owned by this value that is never written again.
 
   /// `--locale`: the language of placeholders and default texts.
-  public enum Locale: Sendable { case en, zh }
+  package enum Locale: Sendable { case en, zh }
   /// `--display` (Easemob only).
-  public enum Display: Sendable { case summary, banner }
+  package enum Display: Sendable { case summary, banner }
 
   /// The `--locale` in force.
-  public let locale: Locale
+  package let locale: Locale
   /// The `--display` in force.
-  public let display: Display
+  package let display: Display
   /// `--directory` entries.
-  public let directory: Directory
+  package let directory: Directory
   /// `--default-title`, else `New message` / `新消息`, as canonical JSON string content.
-  public let defaultTitle: StringSlice
+  package let defaultTitle: StringSlice
   private let arena: TextArena
 
   /// The options of a run; a nil or empty `defaultTitle` means the locale's default.
-  public init(
+  package init(
     locale: Locale = .en, display: Display = .summary, defaultTitle: String? = nil,
     directory: Directory = Directory()
   ) {

@@ -1,5 +1,5 @@
 /// What `MessageReader` made of one line (SPEC 3, 6.4).
-public enum MessageOutcome {
+package enum MessageOutcome {
   /// The push content; the line is transcoded by each selected vendor.
   case notice(Notice)
   /// A message that must not be pushed; nothing is written to the stream.
@@ -9,12 +9,12 @@ public enum MessageOutcome {
   case reject(path: String, detail: String)
 
   /// The reject reason of `.reject` (SPEC 2.3).
-  public static let rejectReason = "not-a-message"
+  package static let rejectReason = "not-a-message"
 }
 
 /// `MessageOutcome` without the notice, which the reader writes in place (`into:`): a notice
 /// is hundreds of bytes, and returning it in the enum copied it at every stage.
-public enum ReadResult {
+package enum ReadResult {
   /// The notice was written in place.
   case notice
   /// A message that must not be pushed.
@@ -30,7 +30,7 @@ enum ReadVerdict {
 }
 
 /// Why a message is not pushed (SPEC 3.1, 3.2). The raw values are the stats / reason names.
-public enum SkipReason: String, Sendable, CaseIterable {
+package enum SkipReason: String, Sendable, CaseIterable {
   /// Tencent `OfflinePushInfo.PushFlag == 1`.
   case pushDisabled = "push-disabled"
   /// Tencent: exactly one TIMCustomElem and neither its `Desc` nor `OfflinePushInfo.Desc`.
@@ -44,20 +44,20 @@ public enum SkipReason: String, Sendable, CaseIterable {
 }
 
 /// Counters the reader adds to while it reads messages (SPEC 6.8); one per worker, summed.
-public struct MessageStats: Sendable, Equatable {
+package struct MessageStats: Sendable, Equatable {
   /// Tencent `MsgBody` elements of an unknown `MsgType` (stats key `unknown_elements`), counted
   /// for every Tencent line that is not rejected (transcoded or skipped).
-  public var unknownElements = 0
+  package var unknownElements = 0
   /// Tencent messages whose `OfflinePushInfo.Desc` + `OfflinePushInfo.Ext` exceed 3 KB (stats
   /// key `desc_ext_over_3kb`): decoded UTF-8 bytes of both, summed, more than 3072; counted for
   /// lines that produce a notice.
-  public var descExtOver3KB = 0
+  package var descExtOver3KB = 0
 
   /// Counters at zero.
-  public init() {}
+  package init() {}
 
   /// Adds another worker's counters.
-  public static func += (lhs: inout MessageStats, rhs: MessageStats) {
+  package static func += (lhs: inout MessageStats, rhs: MessageStats) {
     lhs.unknownElements += rhs.unknownElements
     lhs.descExtOver3KB += rhs.descExtOver3KB
   }

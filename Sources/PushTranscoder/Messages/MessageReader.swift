@@ -25,7 +25,7 @@
 /// - `unknown_elements` counts elements of Tencent lines that are not rejected (also when
 ///   skipped); `desc_ext_over_3kb` counts notices whose `OfflinePushInfo.Desc` + `.Ext`
 ///   decoded UTF-8 bytes exceed 3072 (3 KB inclusive; custom-element `Ext` not counted).
-public enum MessageReader {
+package enum MessageReader {
   /// Reads `document` (the parsed `line`) as a chat message.
   ///
   /// Dialect (SPEC 9): a top-level `MsgBody` key → Tencent; else `payload` → Easemob export;
@@ -36,7 +36,7 @@ public enum MessageReader {
   /// - Parameters:
   ///   - line: the line's bytes as read, without its terminator (hashed for vivo `requestId`).
   ///   - stats: counters this call adds to (`unknown_elements`, `desc_ext_over_3kb`).
-  public static func read(
+  package static func read(
     _ document: JSONDocument, line: UnsafeBufferPointer<UInt8>, options: MessageOptions,
     stats: inout MessageStats
   ) -> MessageOutcome {
@@ -52,7 +52,7 @@ public enum MessageReader {
 
   /// `read(_:line:options:stats:)` writing the notice in place (the pipeline's form: one
   /// notice per worker, overwritten line after line, never copied).
-  public static func read(
+  package static func read(
     _ document: JSONDocument, line: UnsafeBufferPointer<UInt8>, options: MessageOptions,
     stats: inout MessageStats, into notice: inout Notice
   ) -> ReadResult {

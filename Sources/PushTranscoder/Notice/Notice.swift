@@ -5,13 +5,13 @@
 /// building a notice copies no text. A notice is valid only while the line it came from is being
 /// processed. Number fields keep their input lexeme (SPEC 4: "numbers keep the lexeme they had in
 /// the input").
-public struct Notice {
+package struct Notice {
   /// The chat service the line came from.
-  public enum Dialect: Sendable { case tencent, easemob }
+  package enum Dialect: Sendable { case tencent, easemob }
 
   /// `ext` can be a string (Tencent `Ext`, Easemob string `extern`) or any JSON value (Easemob
   /// `extern`; SPEC 9: apns `e` carries it as given, other vendors get its canonical JSON text).
-  public enum Ext {
+  package enum Ext {
     /// A string ext, as a slice of the line.
     case string(StringSlice)
     /// The tape index of the value in the line's document.
@@ -19,20 +19,20 @@ public struct Notice {
   }
 
   /// `ApnsInfo.LiveActivity` (SPEC 4).
-  public struct LiveActivity {
+  package struct LiveActivity {
     /// `LaId`.
-    public var id: StringSlice
+    package var id: StringSlice
     /// `Event`.
-    public var event: StringSlice
+    package var event: StringSlice
     /// `ContentState`: the tape index of the value, written canonically.
-    public var contentState: Int
+    package var contentState: Int
     /// The `DismissalDate` lexeme.
-    public var dismissalDate: UnsafeBufferPointer<UInt8>?
+    package var dismissalDate: UnsafeBufferPointer<UInt8>?
     /// `MsgTimeStamp`, else `MsgTime`; nil → apns refuses with `missing-timestamp`.
-    public var timestamp: UnsafeBufferPointer<UInt8>?
+    package var timestamp: UnsafeBufferPointer<UInt8>?
 
     /// Creates the Live Activity fields of a notice.
-    public init(
+    package init(
       id: StringSlice, event: StringSlice, contentState: Int,
       dismissalDate: UnsafeBufferPointer<UInt8>?, timestamp: UnsafeBufferPointer<UInt8>?
     ) {
@@ -46,150 +46,150 @@ public struct Notice {
 
   /// Fields of `OfflinePushInfo.AndroidInfo` (or the Easemob `em_android_push_ext` keys mapped to
   /// them, SPEC 3.2). Strings that are empty are stored as nil.
-  public struct Android {
+  package struct Android {
     /// `AndroidInfo.Sound` (fcm and huawei `sound`).
-    public var sound: StringSlice?
+    package var sound: StringSlice?
     /// `HuaWeiChannelID` / `huawei_channel_id`.
-    public var huaweiChannelID: StringSlice?
+    package var huaweiChannelID: StringSlice?
     /// `HuaWeiCategory` / `huawei_category`.
-    public var huaweiCategory: StringSlice?
+    package var huaweiCategory: StringSlice?
     /// `HuaWeiImportance`.
-    public var huaweiImportance: StringSlice?
+    package var huaweiImportance: StringSlice?
     /// `HuaWeiImage`.
-    public var huaweiImage: StringSlice?
+    package var huaweiImage: StringSlice?
     /// `HonorImportance` / `honor_importance`.
-    public var honorImportance: StringSlice?
+    package var honorImportance: StringSlice?
     /// `HonorImage`.
-    public var honorImage: StringSlice?
+    package var honorImage: StringSlice?
     /// `GoogleImage` (fcm `image`).
-    public var googleImage: StringSlice?
+    package var googleImage: StringSlice?
     /// `GooglePriority` (fcm `priority`, default `high`).
-    public var googlePriority: StringSlice?
+    package var googlePriority: StringSlice?
     /// `GoogleChannelID` / `fcm_channel_id`.
-    public var googleChannelID: StringSlice?
+    package var googleChannelID: StringSlice?
     /// `XiaoMiChannelID` / `xiaomi_channel_id`.
-    public var xiaomiChannelID: StringSlice?
+    package var xiaomiChannelID: StringSlice?
     /// `OPPOChannelID` / `oppo_channel_id`.
-    public var oppoChannelID: StringSlice?
+    package var oppoChannelID: StringSlice?
     /// `OPPOCategory`.
-    public var oppoCategory: StringSlice?
+    package var oppoCategory: StringSlice?
     /// `VIVOCategory` / `vivo_category`.
-    public var vivoCategory: StringSlice?
+    package var vivoCategory: StringSlice?
     /// The `OPPONotifyLevel` lexeme.
-    public var oppoNotifyLevel: UnsafeBufferPointer<UInt8>?
+    package var oppoNotifyLevel: UnsafeBufferPointer<UInt8>?
     /// The `VIVOClassification` lexeme.
-    public var vivoClassification: UnsafeBufferPointer<UInt8>?
+    package var vivoClassification: UnsafeBufferPointer<UInt8>?
     /// The `VIVONotifyType` lexeme (vivo writes 4 when nil).
-    public var vivoNotifyType: UnsafeBufferPointer<UInt8>?
+    package var vivoNotifyType: UnsafeBufferPointer<UInt8>?
     /// The `MeiZuNoticeMsgType` lexeme.
-    public var meizuNoticeMsgType: UnsafeBufferPointer<UInt8>?
+    package var meizuNoticeMsgType: UnsafeBufferPointer<UInt8>?
     /// Creates Android fields with every field absent.
-    public init() {}
+    package init() {}
   }
 
   /// Fields of `OfflinePushInfo.HarmonyInfo` (Easemob: `em_harmony_push_ext.category`).
-  public struct Harmony {
+  package struct Harmony {
     /// `HarmonyInfo.Title`; harmony falls back to the notice's title.
-    public var title: StringSlice?
+    package var title: StringSlice?
     /// `HarmonyInfo.Category` / `category`; harmony writes `IM` when nil.
-    public var category: StringSlice?
+    package var category: StringSlice?
     /// `HarmonyInfo.Image`.
-    public var image: StringSlice?
+    package var image: StringSlice?
     /// `HarmonyInfo.Sound`.
-    public var sound: StringSlice?
+    package var sound: StringSlice?
     /// The `HarmonyInfo.SoundDuration` lexeme.
-    public var soundDuration: UnsafeBufferPointer<UInt8>?
+    package var soundDuration: UnsafeBufferPointer<UInt8>?
     /// Creates Harmony fields with every field absent.
-    public init() {}
+    package init() {}
   }
 
   /// APNs-only fields (`ApnsInfo`, or Easemob `em_apns_ext`).
-  public struct APNs {
+  package struct APNs {
     /// `ApnsInfo.Title` (Easemob: unused, see `Notice.title`).
-    public var title: StringSlice?
+    package var title: StringSlice?
     /// `ApnsInfo.SubTitle` / `em_alert_subTitle`.
-    public var subtitle: StringSlice?
+    package var subtitle: StringSlice?
     /// `ApnsInfo.Image`.
-    public var image: StringSlice?
+    package var image: StringSlice?
     /// `ApnsInfo.InterruptionLevel`.
-    public var interruptionLevel: StringSlice?
+    package var interruptionLevel: StringSlice?
     /// `em_push_category` (Tencent apns never writes category).
-    public var category: StringSlice?
+    package var category: StringSlice?
     /// `ApnsInfo.MutableContent == 1` / `em_push_mutable_content`.
-    public var mutableContent = false
+    package var mutableContent = false
     /// `ApnsInfo.ContentAvailable == 1`.
-    public var contentAvailable = false
+    package var contentAvailable = false
     /// `ApnsInfo.IsVoipPush == 1`: a `voip` record with the 5120-byte budget.
-    public var voip = false
+    package var voip = false
     /// `ApnsInfo.LiveActivity`; when set it wins over `voip`.
-    public var liveActivity: LiveActivity?
+    package var liveActivity: LiveActivity?
     /// Creates APNs fields with every field absent and every flag off.
-    public init() {}
+    package init() {}
   }
 
   /// The dialect of the line the notice came from.
-  public var dialect: Dialect
+  package var dialect: Dialect
 
   // Identity and routing (SPEC 3.3).
   /// `MsgKey`, else `MsgId`, else `msg_id`; nil writes `"key":null`.
-  public var key: StringSlice?
+  package var key: StringSlice?
   /// C2C recipients in input order (duplicates kept). Empty for group messages.
-  public var recipients: [StringSlice]
+  package var recipients: [StringSlice]
   /// Group ids; one set of records per group (Easemob REST to several groups). Empty for C2C.
-  public var groups: [StringSlice]
+  package var groups: [StringSlice]
   /// `From_Account` / `from`.
-  public var sender: StringSlice?
+  package var sender: StringSlice?
   /// Easemob export `msg_id` only (the apns `m` field).
-  public var easemobMessageID: StringSlice?
+  package var easemobMessageID: StringSlice?
 
   // Content (SPEC 3.1, 3.2).
   /// `OfflinePushInfo.Title` / `em_push_title`.
-  public var title: StringSlice?
+  package var title: StringSlice?
   /// The push text used when the vendor payload has a title: the explicit `Desc` /
   /// `em_push_content`, or the concatenated element texts.
-  public var body: [StringSlice]
+  package var body: [StringSlice]
   /// The push text used when the vendor payload has no title: `body` with the display prefix
   /// (`nick:`, `nick(gname):`, `(gname):`) or the Easemob banner text; equal to `body` when the
   /// body is explicit.
-  public var untitledBody: [StringSlice]
+  package var untitledBody: [StringSlice]
   /// For vendors that require a title (SPEC 4): the sender's nickname (C2C) or the group's name
   /// (group) from the directory, else `--default-title` (or its locale default).
-  public var fallbackTitle: StringSlice
+  package var fallbackTitle: StringSlice
   /// The banner text (`You have a new message` / `您有一条新消息`, by `--locale`): the body of
   /// the vendors that require one when the push text is empty or blank (SPEC 9 [4, 6.8]).
-  public var banner: StringSlice = NoticeText.banner(.en)
+  package var banner: StringSlice = NoticeText.banner(.en)
   /// The fallback title of each group, parallel to `groups` (an Easemob REST send to several
   /// groups has one group name per group); empty for C2C. `fallbackTitle` is the first one's.
-  public var fallbackTitles: [StringSlice] = []
+  package var fallbackTitles: [StringSlice] = []
   /// `OfflinePushInfo.Ext`, else the first custom element's `Ext`; Easemob `extern`.
-  public var ext: Ext?
+  package var ext: Ext?
   /// `ApnsInfo.Sound`, else (no OfflinePushInfo) the first custom element's `Sound`; Easemob
   /// `em_push_sound`.
-  public var sound: StringSlice?
+  package var sound: StringSlice?
   /// `BadgeSetNum` (Easemob `em_push_badge`) lexeme.
-  public var badgeSet: UnsafeBufferPointer<UInt8>?
+  package var badgeSet: UnsafeBufferPointer<UInt8>?
   /// `BadgeAddNum` lexeme.
-  public var badgeAdd: UnsafeBufferPointer<UInt8>?
+  package var badgeAdd: UnsafeBufferPointer<UInt8>?
   /// The APNs-only fields.
-  public var apns = APNs()
+  package var apns = APNs()
   /// The Android vendors' fields.
-  public var android = Android()
+  package var android = Android()
   /// The Harmony fields.
-  public var harmony = Harmony()
+  package var harmony = Harmony()
 
   // Record-level extras (SPEC 6.1).
   /// `em_force_notification == true` → `"force":true`.
-  public var force = false
+  package var force = false
   /// `em_push_template` tape index → `"template":{...}`.
-  public var template: Int?
+  package var template: Int?
 
   /// The line's bytes as read, without its terminator (hashed only when vivo needs it).
-  public var line: UnsafeBufferPointer<UInt8>? = nil
+  package var line: UnsafeBufferPointer<UInt8>? = nil
   private var fixedLineHash: UInt64
 
   /// The 64-bit FNV-1a hash of the line's bytes as read (vivo `requestId` without a key).
   /// Computed on demand: hashing every line would cost more than parsing it.
-  public var lineHash: UInt64 {
+  package var lineHash: UInt64 {
     get { line.map(FNV1a.hash) ?? fixedLineHash }
     set {
       fixedLineHash = newValue
@@ -198,7 +198,7 @@ public struct Notice {
   }
 
   /// Creates a notice with the given texts and no key, recipients, groups or optional fields.
-  public init(
+  package init(
     dialect: Dialect, body: [StringSlice], untitledBody: [StringSlice], fallbackTitle: StringSlice,
     lineHash: UInt64
   ) {
@@ -218,7 +218,7 @@ public struct Notice {
   /// per line. Fields are reset one by one (a whole new value would also destroy the old one);
   /// `NoticeRecycleTests` checks the result against a fresh notice, field by field, so a field
   /// added here without a reset fails it.
-  public mutating func recycle(
+  package mutating func recycle(
     dialect: Dialect, fallbackTitle: StringSlice, banner: StringSlice = NoticeText.banner(.en)
   ) {
     self.dialect = dialect
@@ -264,12 +264,12 @@ public struct Notice {
 }
 
 /// The 64-bit FNV-1a hash (SPEC 9, vivo `requestId`).
-public enum FNV1a {
+package enum FNV1a {
   static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
   static let prime: UInt64 = 0x0000_0100_0000_01B3
 
   /// The hash of `bytes`.
-  public static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+  package static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
     var hash = offsetBasis
     for byte in bytes {
       hash ^= UInt64(byte)
@@ -307,7 +307,7 @@ public enum FNV1a {
   /// latency (about 4 cycles a byte). Four lines hashed side by side are four independent
   /// chains the core overlaps: the loop steps four lanes a byte each for as long as the
   /// shortest lane lasts, then refills the lanes that ended with the next lines.
-  public static func hashes(
+  package static func hashes(
     _ lines: UnsafeBufferPointer<UnsafeBufferPointer<UInt8>>,
     into hashes: UnsafeMutablePointer<UInt64>
   ) {

@@ -3,48 +3,48 @@
 ///
 /// Every text is a `StaticString`, so a placeholder in a notice is a `StringSlice` of the program
 /// image: no copy, no allocation. None contains a character that JSON escapes.
-public enum NoticeText {
+package enum NoticeText {
   /// The language of placeholders and default titles (`--locale`).
-  public typealias Locale = MessageOptions.Locale
+  package typealias Locale = MessageOptions.Locale
 
   /// `TIMLocationElem`, Easemob `loc`.
-  public static func location(_ locale: Locale) -> StringSlice {
+  package static func location(_ locale: Locale) -> StringSlice {
     locale == .en ? StringSlice("[Location]") : StringSlice("[位置]")
   }
   /// `TIMFaceElem`.
-  public static func face(_ locale: Locale) -> StringSlice {
+  package static func face(_ locale: Locale) -> StringSlice {
     locale == .en ? StringSlice("[Face]") : StringSlice("[表情]")
   }
   /// `TIMSoundElem`, Easemob `audio`.
-  public static func voice(_ locale: Locale) -> StringSlice {
+  package static func voice(_ locale: Locale) -> StringSlice {
     locale == .en ? StringSlice("[Voice]") : StringSlice("[语音]")
   }
   /// `TIMImageElem`, Easemob `img`.
-  public static func image(_ locale: Locale) -> StringSlice {
+  package static func image(_ locale: Locale) -> StringSlice {
     locale == .en ? StringSlice("[Image]") : StringSlice("[图片]")
   }
   /// `TIMFileElem`, Easemob `file`.
-  public static func file(_ locale: Locale) -> StringSlice {
+  package static func file(_ locale: Locale) -> StringSlice {
     locale == .en ? StringSlice("[File]") : StringSlice("[文件]")
   }
   /// `TIMVideoFileElem`, Easemob `video`.
-  public static func video(_ locale: Locale) -> StringSlice {
+  package static func video(_ locale: Locale) -> StringSlice {
     locale == .en ? StringSlice("[Video]") : StringSlice("[视频]")
   }
   /// `TIMRelayElem`.
-  public static func chatHistory(_ locale: Locale) -> StringSlice {
+  package static func chatHistory(_ locale: Locale) -> StringSlice {
     locale == .en ? StringSlice("[Chat History]") : StringSlice("[聊天记录]")
   }
   /// Easemob `custom`.
-  public static func custom(_ locale: Locale) -> StringSlice {
+  package static func custom(_ locale: Locale) -> StringSlice {
     locale == .en ? StringSlice("[Custom]") : StringSlice("[自定义消息]")
   }
   /// Easemob `--display banner`.
-  public static func banner(_ locale: Locale) -> StringSlice {
+  package static func banner(_ locale: Locale) -> StringSlice {
     locale == .en ? StringSlice("You have a new message") : StringSlice("您有一条新消息")
   }
   /// The `--default-title` default.
-  public static func defaultTitle(_ locale: Locale) -> StringSlice {
+  package static func defaultTitle(_ locale: Locale) -> StringSlice {
     locale == .en ? StringSlice("New message") : StringSlice("新消息")
   }
 
@@ -54,7 +54,7 @@ public enum NoticeText {
 
   /// `body` with the Tencent display prefix (SPEC 3.1): `nick:`, `nick(gname):`, `(gname):`,
   /// or nothing when neither name is known. `groupName` is nil for C2C messages.
-  public static func tencentDisplay(
+  package static func tencentDisplay(
     _ body: [StringSlice], nickname: StringSlice?, groupName: StringSlice?
   ) -> [StringSlice] {
     var parts: [StringSlice] = []
@@ -82,7 +82,7 @@ public enum NoticeText {
   }
 
   /// `body` with the Easemob `--display summary` prefix `name:` (SPEC 3.2).
-  public static func easemobSummary(_ body: [StringSlice], name: StringSlice) -> [StringSlice] {
+  package static func easemobSummary(_ body: [StringSlice], name: StringSlice) -> [StringSlice] {
     var parts: [StringSlice] = []
     parts.reserveCapacity(body.count + 2)
     parts.append(name)

@@ -23,7 +23,7 @@ import Dispatch
 /// Containment: every file is reached through `DirectoryHandle`s opened on `DIR` and its
 /// vendor folders, never through a symbolic link inside `DIR`; and the run holds `OutputLock`
 /// on `DIR` from before its first change until the manifest is written.
-public final class BatchSink: RecordSink, @unchecked Sendable {
+package final class BatchSink: RecordSink, @unchecked Sendable {
   // Safe because the writer thread owns everything except `entries`/`failure`, which the
   // compression jobs update under `lock`.
 
@@ -102,7 +102,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
   /// Prepares `directory` (refused when it exists, unless `force`, and when another run holds
   /// it). `rejectsPath` (`--rejects FILE`), when given, gets a copy of the reject records of
   /// `DIR/rejects.ndjson`. `sync: false` (`--no-sync`) skips every flush to stable storage.
-  public init(
+  package init(
     directory: String, force: Bool, compression: OutputCompression, level: Int?, batchRecords: Int,
     threads: Int, optionsJSON: [UInt8], rejectsPath: String? = nil, sync: Bool = true
   ) throws {
@@ -173,7 +173,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
 
   /// Appends the chunk's rejects to the rejects file and its records to their vendors' open
   /// batches, handing each batch that reaches `batchRecords` to a compression job.
-  public func consume(_ output: ChunkOutput) throws {
+  package func consume(_ output: ChunkOutput) throws {
     if !output.rejects.isEmpty {
       try rejectsFile.write(output.rejects.buffer)
       try rejectsCopy?.write(output.rejects.buffer)
@@ -221,7 +221,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
   }
 
   /// Writes the open batches and the rejects file, waits for every job, then the manifest.
-  public func finish(stats: RunStats, seconds: Double, inputBytes: Int) throws {
+  package func finish(stats: RunStats, seconds: Double, inputBytes: Int) throws {
     try writeEverythingConsumed()
     try writeManifest(stats: stats, seconds: seconds, inputBytes: inputBytes)
     outputLock.release()
@@ -231,7 +231,7 @@ public final class BatchSink: RecordSink, @unchecked Sendable {
   /// the fault, as the stream would (SPEC 2.1: "everything produced up to that point is still
   /// accounted for"), the open batches written as they are; but no manifest, since the run is
   /// incomplete (SPEC 6.2).
-  public func finishAfterInputError() throws {
+  package func finishAfterInputError() throws {
     try writeEverythingConsumed()
     outputLock.release()
   }

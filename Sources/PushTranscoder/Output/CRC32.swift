@@ -6,44 +6,44 @@ import CDeflate
 /// Computed by libdeflate's `libdeflate_crc32`, which folds with PCLMULQDQ where the CPU has it
 /// (as fast as the hand-written fold it replaced, docs/DECISIONS.md) and takes a `size_t`
 /// length. gzip batch files get theirs from the trailer libdeflate writes (`GzipFileCompressor`).
-public struct CRC32: Sendable, Equatable {
+package struct CRC32: Sendable, Equatable {
   /// The checksum of everything fed so far (0 for nothing).
-  public private(set) var value: UInt32 = 0
+  package private(set) var value: UInt32 = 0
 
   /// A checksum of no bytes yet (value 0).
-  public init() {}
+  package init() {}
 
   /// Feeds `bytes`.
-  public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+  package mutating func update(_ bytes: UnsafeRawBufferPointer) {
     // Safe because libdeflate reads exactly `bytes.count` bytes from the buffer's start.
     guard let pointer = bytes.baseAddress, !bytes.isEmpty else { return }
     value = libdeflate_crc32(value, pointer, bytes.count)
   }
 
   /// Feeds `bytes`.
-  public mutating func update(_ bytes: [UInt8]) {
+  package mutating func update(_ bytes: [UInt8]) {
     bytes.withUnsafeBytes { update($0) }
   }
 
   /// The checksum of `bytes` alone.
-  public static func checksum(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+  package static func checksum(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
     var crc = CRC32()
     crc.update(UnsafeRawBufferPointer(bytes))
     return crc.value
   }
 
   /// The checksum of `bytes` alone.
-  public static func checksum(_ bytes: [UInt8]) -> UInt32 {
+  package static func checksum(_ bytes: [UInt8]) -> UInt32 {
     var crc = CRC32()
     crc.update(bytes)
     return crc.value
   }
 
   /// The value as 8 lower-case hex digits, as the manifest writes it.
-  public var hex: String { Self.hex(value) }
+  package var hex: String { Self.hex(value) }
 
   /// `value` as 8 lower-case hex digits (the manifest's `crc32`).
-  public static func hex(_ value: UInt32) -> String {
+  package static func hex(_ value: UInt32) -> String {
     String(value, radix: 16).leftPadded(to: 8)
   }
 }

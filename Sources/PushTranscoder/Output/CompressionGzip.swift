@@ -6,14 +6,14 @@ import CZlib
 ///
 /// Use: `append` any number of times, then `finish` once; each call appends compressed bytes to
 /// the caller's array. The output is a pure function of the input and the level.
-public final class GzipCompressor: @unchecked Sendable {
+package final class GzipCompressor: @unchecked Sendable {
   // Safe because one owner at a time uses a compressor (a batch writer, or the worker it hands
   // the batch to); nothing else holds the z_stream.
 
   /// `--level` range and default for gzip (SPEC 6.7).
-  public static let levels = 1...9
+  package static let levels = 1...9
   /// zlib's default level, the `--level` default for gzip.
-  public static let defaultLevel = 6
+  package static let defaultLevel = 6
 
   private let stream: UnsafeMutablePointer<z_stream>
   private let scratch: UnsafeMutablePointer<UInt8>
@@ -21,7 +21,7 @@ public final class GzipCompressor: @unchecked Sendable {
   private var finished = false
 
   /// A compressor at `level` (1–9).
-  public init(level: Int = GzipCompressor.defaultLevel) {
+  package init(level: Int = GzipCompressor.defaultLevel) {
     precondition(Self.levels.contains(level), "gzip level must be 1...9")
     // Safe because only this compressor holds `stream` and `scratch`; `deinit` frees them once.
     stream = Self.deflateStream(level: level, windowBits: 15 + 16)
@@ -55,7 +55,7 @@ public final class GzipCompressor: @unchecked Sendable {
   }
 
   /// Compresses `bytes`, appending whatever compressed output is ready to `output`.
-  public func append(_ bytes: UnsafeRawBufferPointer, to output: inout [UInt8]) {
+  package func append(_ bytes: UnsafeRawBufferPointer, to output: inout [UInt8]) {
     precondition(!finished, "append after finish")
     guard var pointer = bytes.baseAddress, !bytes.isEmpty else { return }
     var remaining = bytes.count
@@ -73,12 +73,12 @@ public final class GzipCompressor: @unchecked Sendable {
   }
 
   /// Compresses `bytes`, appending whatever compressed output is ready to `output`.
-  public func append(_ bytes: [UInt8], to output: inout [UInt8]) {
+  package func append(_ bytes: [UInt8], to output: inout [UInt8]) {
     bytes.withUnsafeBytes { append($0, to: &output) }
   }
 
   /// Ends the stream (the gzip trailer with CRC-32 and length) and appends the rest.
-  public func finish(to output: inout [UInt8]) {
+  package func finish(to output: inout [UInt8]) {
     precondition(!finished, "finish called twice")
     stream.pointee.next_in = nil
     stream.pointee.avail_in = 0
@@ -87,12 +87,12 @@ public final class GzipCompressor: @unchecked Sendable {
   }
 
   /// A complete gzip file holding `bytes`.
-  public static func compress(_ bytes: [UInt8], level: Int = defaultLevel) -> [UInt8] {
+  package static func compress(_ bytes: [UInt8], level: Int = defaultLevel) -> [UInt8] {
     bytes.withUnsafeBufferPointer { compress($0, level: level) }
   }
 
   /// The same for bytes in memory the caller owns.
-  public static func compress(_ bytes: UnsafeBufferPointer<UInt8>, level: Int = defaultLevel)
+  package static func compress(_ bytes: UnsafeBufferPointer<UInt8>, level: Int = defaultLevel)
     -> [UInt8]
   {
     let compressor = GzipCompressor(level: level)
@@ -106,7 +106,7 @@ public final class GzipCompressor: @unchecked Sendable {
   /// Appends a complete gzip file holding `bytes` to `output`, compressed in one call by
   /// libdeflate straight into the writer's buffer (`GzipFileCompressor`, what batch files use):
   /// other bytes than `compress`'s zlib stream, the same content.
-  public static func compress(
+  package static func compress(
     _ bytes: UnsafeBufferPointer<UInt8>, level: Int = defaultLevel, into output: inout JSONWriter
   ) {
     _ = GzipFileCompressor(level: level).compress(bytes, into: &output)

@@ -17,17 +17,17 @@ import CDeflate
 /// One compressor serves any number of files: libdeflate's state (a few hundred kilobytes at
 /// the default level) is allocated once per compressor, and the batch sink keeps one per
 /// compression job in a pool.
-public final class GzipFileCompressor: @unchecked Sendable {
+package final class GzipFileCompressor: @unchecked Sendable {
   // Safe because one owner at a time uses a compressor (the batch writer's job that took it
   // from the pool); libdeflate's compressor is not shared beyond that owner.
 
   /// The levels libdeflate accepts (`--level` offers 1–9 of them for gzip).
-  public static let levels = 1...12
+  package static let levels = 1...12
 
   private let compressor: OpaquePointer
 
   /// A compressor at `level` (1–12; the CLI's 1–9 are the same numbers).
-  public init(level: Int = GzipCompressor.defaultLevel) {
+  package init(level: Int = GzipCompressor.defaultLevel) {
     precondition(Self.levels.contains(level), "gzip file level must be 1...12")
     // Safe because only this compressor holds the pointer; `deinit` frees it once.
     guard let compressor = libdeflate_alloc_compressor(Int32(level)) else {
@@ -40,7 +40,7 @@ public final class GzipFileCompressor: @unchecked Sendable {
 
   /// Appends a complete gzip file holding `bytes` to `output` and returns the CRC-32 of
   /// `bytes` (read back from the file's trailer).
-  public func compress(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout JSONWriter)
+  package func compress(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout JSONWriter)
     -> UInt32
   {
     let bound = libdeflate_gzip_compress_bound(compressor, bytes.count)

@@ -5,13 +5,13 @@ import CLZ4
 ///
 /// Use: `append` any number of times, then `finish` once; each call appends compressed bytes to
 /// the caller's array. The frame header is written by the first call.
-public final class LZ4FrameCompressor: @unchecked Sendable {
+package final class LZ4FrameCompressor: @unchecked Sendable {
   // Safe because one owner at a time uses a compressor; nothing else holds the context.
 
   /// `--level` range and default for lz4 (SPEC 6.7).
-  public static let levels = 1...12
+  package static let levels = 1...12
   /// liblz4's fast mode, the `--level` default for lz4.
-  public static let defaultLevel = 1
+  package static let defaultLevel = 1
 
   /// The frame's block size (`LZ4F_max64KB`); liblz4 compresses at most one block per call, so
   /// the scratch output stays small.
@@ -33,7 +33,7 @@ public final class LZ4FrameCompressor: @unchecked Sendable {
   private var finished = false
 
   /// A compressor at `level` (1–12; 1 is liblz4's fast mode, 3 and up its HC mode).
-  public init(level: Int = LZ4FrameCompressor.defaultLevel) {
+  package init(level: Int = LZ4FrameCompressor.defaultLevel) {
     precondition(Self.levels.contains(level), "lz4 level must be 1...12")
     var preferences = Self.framePreferences(level: level)
     self.preferences = preferences
@@ -52,7 +52,7 @@ public final class LZ4FrameCompressor: @unchecked Sendable {
   }
 
   /// Compresses `bytes`, appending whatever compressed output is ready to `output`.
-  public func append(_ bytes: UnsafeRawBufferPointer, to output: inout [UInt8]) {
+  package func append(_ bytes: UnsafeRawBufferPointer, to output: inout [UInt8]) {
     precondition(!finished, "append after finish")
     begin(&output)
     guard var pointer = bytes.baseAddress else { return }
@@ -73,12 +73,12 @@ public final class LZ4FrameCompressor: @unchecked Sendable {
   }
 
   /// Compresses `bytes`, appending whatever compressed output is ready to `output`.
-  public func append(_ bytes: [UInt8], to output: inout [UInt8]) {
+  package func append(_ bytes: [UInt8], to output: inout [UInt8]) {
     bytes.withUnsafeBytes { append($0, to: &output) }
   }
 
   /// Ends the frame (end mark and content checksum) and appends the rest.
-  public func finish(to output: inout [UInt8]) {
+  package func finish(to output: inout [UInt8]) {
     precondition(!finished, "finish called twice")
     begin(&output)
     let written = LZ4F_compressEnd(context, scratch, scratchCapacity, nil)
@@ -88,12 +88,12 @@ public final class LZ4FrameCompressor: @unchecked Sendable {
   }
 
   /// A complete LZ4 frame holding `bytes`.
-  public static func compress(_ bytes: [UInt8], level: Int = defaultLevel) -> [UInt8] {
+  package static func compress(_ bytes: [UInt8], level: Int = defaultLevel) -> [UInt8] {
     bytes.withUnsafeBufferPointer { compress($0, level: level) }
   }
 
   /// The same for bytes in memory the caller owns.
-  public static func compress(_ bytes: UnsafeBufferPointer<UInt8>, level: Int = defaultLevel)
+  package static func compress(_ bytes: UnsafeBufferPointer<UInt8>, level: Int = defaultLevel)
     -> [UInt8]
   {
     let compressor = LZ4FrameCompressor(level: level)
@@ -112,7 +112,7 @@ public final class LZ4FrameCompressor: @unchecked Sendable {
   /// still standard; `lz4 -t` checks its structure and blocks): for batch files, whose content
   /// the manifest's CRC-32 already covers. Hashing the content twice cost 4 % of a 2-thread lz4
   /// batch run.
-  public static func compress(
+  package static func compress(
     _ bytes: UnsafeBufferPointer<UInt8>, level: Int = defaultLevel, contentChecksum: Bool = true,
     into output: inout JSONWriter
   ) {

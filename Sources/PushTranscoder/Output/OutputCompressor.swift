@@ -1,10 +1,10 @@
 /// `--compress` (SPEC 6.2, 6.3).
-public enum OutputCompression: String, Sendable, CaseIterable {
+package enum OutputCompression: String, Sendable, CaseIterable {
   /// Plain NDJSON, a standard gzip stream, or standard LZ4 frames.
   case none, gzip, lz4
 
   /// The batch file suffix after `.ndjson`.
-  public var fileSuffix: String {
+  package var fileSuffix: String {
     switch self {
     case .none: ""
     case .gzip: ".gz"
@@ -14,7 +14,7 @@ public enum OutputCompression: String, Sendable, CaseIterable {
 
   /// The level a run compresses at: `given` (`--level`) when there is one, else the codec's
   /// default; nil without compression.
-  public func level(given: Int?) -> Int? {
+  package func level(given: Int?) -> Int? {
     switch self {
     case .none: nil
     case .gzip: given ?? GzipCompressor.defaultLevel

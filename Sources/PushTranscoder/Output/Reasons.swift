@@ -1,6 +1,6 @@
 extension SkipReason {
   /// The position of the reason in stats arrays.
-  public var index: Int {
+  package var index: Int {
     switch self {
     case .pushDisabled: 0
     case .customWithoutDesc: 1
@@ -11,16 +11,16 @@ extension SkipReason {
   }
 
   /// The name used in stats.
-  public var name: String { rawValue }
+  package var name: String { rawValue }
 }
 
 /// Why a line (or, for the last two, one vendor) was rejected (SPEC 2, 3, 5, 6.4).
-public enum RejectReason: Int, CaseIterable, Sendable {
+package enum RejectReason: Int, CaseIterable, Sendable {
   /// The reasons, in the order stats list them (`rawValue` indexes the stats arrays).
   case syntax, invalidUnicode, tooDeep, lineTooLong, notAMessage, overBudget, missingTimestamp
 
   /// The `reason` of reject records and the key in stats.
-  public var name: String {
+  package var name: String {
     switch self {
     case .syntax: "syntax"
     case .invalidUnicode: "invalid-unicode"
@@ -33,13 +33,13 @@ public enum RejectReason: Int, CaseIterable, Sendable {
   }
 
   /// The reason whose `name` is `name`, or nil when there is none.
-  public init?(name: String) {
+  package init?(name: String) {
     guard let match = RejectReason.allCases.first(where: { $0.name == name }) else { return nil }
     self = match
   }
 
   /// The reject reason of a JSON fault of the line.
-  public init(_ fault: JSONFault) {
+  package init(_ fault: JSONFault) {
     switch fault {
     case .syntax: self = .syntax
     case .invalidUnicode: self = .invalidUnicode

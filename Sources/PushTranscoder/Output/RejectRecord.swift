@@ -4,9 +4,9 @@
 /// `{"source","line","offset","vendor":"reject","for"?,"reason","detail","raw"|"raw_base64"}`
 ///
 /// `raw` is the line as a canonical JSON string when it is valid UTF-8, else `raw_base64`.
-public enum RejectRecord {
+package enum RejectRecord {
   /// Appends one reject record (without framing or newline).
-  public static func write(
+  package static func write(
     source: SourceName, line: Int, offset: Int, forVendor: VendorID?, reason: RejectReason,
     detail: String, raw: UnsafeBufferPointer<UInt8>, into writer: inout JSONWriter
   ) {
@@ -40,14 +40,14 @@ public enum RejectRecord {
 }
 
 /// The display name of an input (the path as given, `-` for stdin), pre-escaped once per run.
-public struct SourceName: Sendable, Hashable {
+package struct SourceName: Sendable, Hashable {
   /// The path as given on the command line, or `-`.
-  public let path: String
+  package let path: String
   /// `path` as a canonical JSON string, quotes included.
-  public let jsonString: [UInt8]
+  package let jsonString: [UInt8]
 
   /// The source name of `path` (`-` for stdin).
-  public init(_ path: String) {
+  package init(_ path: String) {
     self.path = path
     var writer = JSONWriter(capacity: path.utf8.count + 2)
     writer.string(decoded: Array(path.utf8))
@@ -56,9 +56,9 @@ public struct SourceName: Sendable, Hashable {
 }
 
 /// Standard base64 (RFC 4648, with padding) for `raw_base64`.
-public enum Base64 {
+package enum Base64 {
   /// Appends the base64 text of `input` to `output`.
-  public static func append<Output: ByteOutput>(
+  package static func append<Output: ByteOutput>(
     _ input: UnsafeBufferPointer<UInt8>, to output: inout Output
   ) {
     let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"

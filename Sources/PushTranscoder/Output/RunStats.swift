@@ -8,59 +8,59 @@
 /// updates them without hashing, and merged chunk by chunk by the writer.
 ///
 /// Accounting invariant: `lines == transcoded + Σ skipped + Σ rejected + blank`.
-public struct RunStats: Sendable, Equatable {
+package struct RunStats: Sendable, Equatable {
   /// `lines`: every input line read.
-  public var lines = 0
+  package var lines = 0
   /// `blank`: empty and whitespace-only lines.
-  public var blank = 0
+  package var blank = 0
   /// `transcoded`: lines that produced at least one payload record.
-  public var transcoded = 0
+  package var transcoded = 0
   /// `skipped`: lines with no push, indexed by `SkipReason.index`.
-  public var skipped = [Int](repeating: 0, count: SkipReason.allCases.count)
+  package var skipped = [Int](repeating: 0, count: SkipReason.allCases.count)
   /// `rejected`: lines rejected as a whole, indexed by `RejectReason.rawValue`.
-  public var rejected = [Int](repeating: 0, count: RejectReason.allCases.count)
+  package var rejected = [Int](repeating: 0, count: RejectReason.allCases.count)
   /// `records`: payload records written, indexed by `VendorID.rawValue`.
-  public var records = [Int](repeating: 0, count: VendorID.allCases.count)
+  package var records = [Int](repeating: 0, count: VendorID.allCases.count)
   /// `cut_titles`: (message, vendor) pairs whose title was cut, indexed by vendor.
-  public var cutTitles = [Int](repeating: 0, count: VendorID.allCases.count)
+  package var cutTitles = [Int](repeating: 0, count: VendorID.allCases.count)
   /// `cut_bodies`: (message, vendor) pairs whose body was cut, indexed by vendor.
-  public var cutBodies = [Int](repeating: 0, count: VendorID.allCases.count)
+  package var cutBodies = [Int](repeating: 0, count: VendorID.allCases.count)
   /// `over_budget`: over-budget refusals, indexed by vendor.
-  public var overBudget = [Int](repeating: 0, count: VendorID.allCases.count)
+  package var overBudget = [Int](repeating: 0, count: VendorID.allCases.count)
   /// `vendor_rejects`: [vendor][reason] refusals by single vendors.
-  public var vendorRejects = [[Int]](
+  package var vendorRejects = [[Int]](
     repeating: [Int](repeating: 0, count: RejectReason.allCases.count),
     count: VendorID.allCases.count)
   /// `dropped_fields`: [vendor][field] (message, vendor) pairs whose payload left out a value
   /// the vendor refuses, indexed by `VendorID.rawValue` and `DroppedField.rawValue`.
-  public var droppedFields = [[Int]](
+  package var droppedFields = [[Int]](
     repeating: [Int](repeating: 0, count: DroppedField.allCases.count),
     count: VendorID.allCases.count)
   /// `unknown_elements`: message elements of an unknown type (they add no push text).
-  public var unknownElements = 0
+  package var unknownElements = 0
   /// `unicode_replacements`: U+FFFD substitutions made under `--unicode replace`.
-  public var unicodeReplacements = 0
+  package var unicodeReplacements = 0
   /// `desc_ext_over_3kb`: messages over Tencent's advised 3 KB for `Desc` + `Ext` (a warning).
-  public var descExtOver3KB = 0
+  package var descExtOver3KB = 0
   /// `directory.lines`: directory lines read.
-  public var directoryLines = 0
+  package var directoryLines = 0
   /// `directory.entries`: directory lines accepted as a user or group entry.
-  public var directoryEntries = 0
+  package var directoryEntries = 0
   /// `directory.rejected`: bad directory lines, indexed by `RejectReason.rawValue`.
-  public var directoryRejected = [Int](repeating: 0, count: RejectReason.allCases.count)
+  package var directoryRejected = [Int](repeating: 0, count: RejectReason.allCases.count)
 
   /// Stats with every count zero.
-  public init() {}
+  package init() {}
 
   /// Lines rejected as a whole (what `--max-rejects` counts).
-  public var rejectedLines: Int { rejected.reduce(0, +) }
+  package var rejectedLines: Int { rejected.reduce(0, +) }
   /// Lines skipped for any reason.
-  public var skippedLines: Int { skipped.reduce(0, +) }
+  package var skippedLines: Int { skipped.reduce(0, +) }
   /// Payload records written for all vendors.
-  public var totalRecords: Int { records.reduce(0, +) }
+  package var totalRecords: Int { records.reduce(0, +) }
 
   /// Adds `other` into `self`.
-  public mutating func merge(_ other: RunStats) {
+  package mutating func merge(_ other: RunStats) {
     lines += other.lines
     blank += other.blank
     transcoded += other.transcoded
@@ -83,7 +83,7 @@ public struct RunStats: Sendable, Equatable {
   }
 
   /// The stats JSON of SPEC 6.8 (zero counts and empty maps left out; keys in a fixed order).
-  public func writeJSON(into writer: inout JSONWriter) {
+  package func writeJSON(into writer: inout JSONWriter) {
     writer.raw("{\"lines\":")
     writer.integer(lines)
     writer.raw(",\"blank\":")
@@ -162,7 +162,7 @@ public struct RunStats: Sendable, Equatable {
   }
 
   /// The one-paragraph summary printed on stderr at the end of a run.
-  public func summary(seconds: Double, inputBytes: Int) -> String {
+  package func summary(seconds: Double, inputBytes: Int) -> String {
     var text =
       "push-transcode: \(lines) lines: \(transcoded) transcoded, \(skippedLines) skipped, "
       + "\(rejectedLines) rejected, \(blank) blank; \(totalRecords) records" + rejectedByReason
@@ -175,7 +175,7 @@ public struct RunStats: Sendable, Equatable {
 
   /// The one-paragraph summary of `validate` (SPEC 6.6): valid, rejected (by reason) and blank
   /// lines, which add up to `lines`; nothing is transcoded.
-  public func validationSummary(seconds: Double, inputBytes: Int) -> String {
+  package func validationSummary(seconds: Double, inputBytes: Int) -> String {
     "push-transcode validate: \(lines) lines: \(lines - rejectedLines - blank) valid, "
       + "\(rejectedLines) rejected, \(blank) blank" + rejectedByReason
       + Self.throughput(seconds: seconds, inputBytes: inputBytes)

@@ -6,7 +6,7 @@
 
 /// Pipeline mode (`-o -`, SPEC 6.3): records to stdout in input order, optionally compressed;
 /// rejects inline or to `--rejects FILE`.
-public final class StreamSink: RecordSink {
+package final class StreamSink: RecordSink {
   private let fd: Int32
   private var compressor: OutputCompressor?
   private var compressed: [UInt8] = []
@@ -17,7 +17,7 @@ public final class StreamSink: RecordSink {
   /// - Parameters:
   ///   - compression: `.none` for plain output.
   ///   - rejectsPath: where reject records go instead of the stream.
-  public init(fd: Int32 = 1, compression: OutputCompression, level: Int?, rejectsPath: String?)
+  package init(fd: Int32 = 1, compression: OutputCompression, level: Int?, rejectsPath: String?)
     throws
   {
     self.fd = fd
@@ -26,7 +26,7 @@ public final class StreamSink: RecordSink {
   }
 
   /// Writes the chunk's rejects to `--rejects FILE` when given, and its records to the stream.
-  public func consume(_ output: ChunkOutput) throws {
+  package func consume(_ output: ChunkOutput) throws {
     if let rejectsFile, !output.rejects.isEmpty {
       try rejectsFile.write(output.rejects.buffer)
     }
@@ -40,7 +40,7 @@ public final class StreamSink: RecordSink {
   }
 
   /// Ends the compressed stream, if any, and closes the rejects file.
-  public func finish(stats: RunStats, seconds: Double, inputBytes: Int) throws {
+  package func finish(stats: RunStats, seconds: Double, inputBytes: Int) throws {
     if compressor != nil {
       compressed.removeAll(keepingCapacity: true)
       try compressor!.finish(to: &compressed)
@@ -50,7 +50,7 @@ public final class StreamSink: RecordSink {
   }
 
   /// Ends a compressed stream properly, so the records written before the fault can be read.
-  public func finishAfterInputError() throws {
+  package func finishAfterInputError() throws {
     try finish(stats: RunStats(), seconds: 0, inputBytes: 0)
   }
 
@@ -63,9 +63,9 @@ public final class StreamSink: RecordSink {
 }
 
 /// A file written with `write(2)`, failing with a clear message (disk full, permissions).
-public final class BufferedFile {
+package final class BufferedFile {
   /// The path the file was opened at.
-  public let path: String
+  package let path: String
   private var fd: Int32
   /// Bytes written since the file was opened.
   private var written = 0
@@ -74,7 +74,7 @@ public final class BufferedFile {
   private var oldSize = 0
 
   /// Creates the file at `path`, or empties it when it exists.
-  public init(creating path: String) throws {
+  package init(creating path: String) throws {
     self.path = path
     fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     if fd < 0 { throw SinkError.io("cannot create \(path): \(String(cString: strerror(errno)))") }
@@ -84,7 +84,7 @@ public final class BufferedFile {
   /// `close()` cuts off whatever of the old content lies past the new. Overwriting keeps the
   /// file's blocks; on ext4 an `O_TRUNC` open frees them (with a discard on this machine's
   /// mount) and makes `close` start the write-back at once (`auto_da_alloc`).
-  public init(overwriting path: String) throws {
+  package init(overwriting path: String) throws {
     self.path = path
     fd = open(path, O_WRONLY | O_CLOEXEC)
     if fd < 0 { throw SinkError.io("cannot open \(path): \(String(cString: strerror(errno)))") }
@@ -111,12 +111,12 @@ public final class BufferedFile {
   }
 
   /// Appends `bytes` to the file.
-  public func write(_ bytes: [UInt8]) throws {
+  package func write(_ bytes: [UInt8]) throws {
     try bytes.withUnsafeBufferPointer { try write($0) }
   }
 
   /// Appends `bytes` to the file.
-  public func write(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+  package func write(_ bytes: UnsafeBufferPointer<UInt8>) throws {
     if let error = FileDescriptorWriter.writeAll(fd, bytes) {
       throw SinkError.io("cannot write \(path): \(String(cString: strerror(error)))")
     }
@@ -124,7 +124,7 @@ public final class BufferedFile {
   }
 
   /// Closes the file (an overwritten file ends where the new content does).
-  public func close() throws { try close(syncingData: false) }
+  package func close() throws { try close(syncingData: false) }
 
   /// Closes the file; with `syncingData`, its content and size are first on stable storage
   /// (`fdatasync`), so a name given to it later never names blocks that a power cut could lose.

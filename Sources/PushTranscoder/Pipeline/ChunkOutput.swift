@@ -1,37 +1,37 @@
 /// One payload record's place in a `ChunkOutput` (batch mode routes records per vendor with
 /// these; rejects never appear here: in batch mode they go to `ChunkOutput.rejects`).
-public struct RecordRef: Sendable {
+package struct RecordRef: Sendable {
   /// `VendorID.rawValue`.
-  public var vendor: UInt8
+  package var vendor: UInt8
   /// One past the record's last byte (its newline) in `ChunkOutput.main`.
-  public var end: UInt32
+  package var end: UInt32
   /// The record's source line.
-  public var line: UInt32
+  package var line: UInt32
 }
 
 /// Everything a worker produced from one chunk: rendered records in input order, then vendor
 /// order, plus the chunk's stats. A value: the worker fills it through `inout` (no class, so no
 /// dynamic exclusivity checks on the hot path), then moves it to the writer.
-public struct ChunkOutput: Sendable {
+package struct ChunkOutput: Sendable {
   /// The sequence number of the chunk (the writer's order).
-  public let sequence: Int
+  package let sequence: Int
   /// The source the chunk's lines come from.
-  public let source: SourceName
+  package let source: SourceName
   /// Records (framed as the run asks), and inline rejects when `rejectsInline`. No default
   /// value: a default would take a pooled buffer in every initializer, and the sized one would
   /// then drop it (freeing its pages) for a second, so the pool never saved a page fault.
-  public var main: JSONWriter
+  package var main: JSONWriter
   /// Reject records when they go to their own channel (NDJSON, one per line).
-  public var rejects = JSONWriter(capacity: 0)
+  package var rejects = JSONWriter(capacity: 0)
   /// Per-record vendor and end offset in `main` (batch mode only).
-  public var refs: [RecordRef] = []
+  package var refs: [RecordRef] = []
   /// The counts of the chunk's lines, merged into the run's by the writer.
-  public var stats = RunStats()
+  package var stats = RunStats()
   /// Input bytes the chunk covered (lines plus terminators), for progress and throughput.
-  public var inputBytes = 0
+  package var inputBytes = 0
 
   /// An output whose record buffer is any free pooled one.
-  public init(sequence: Int, source: SourceName) {
+  package init(sequence: Int, source: SourceName) {
     self.sequence = sequence
     self.source = source
     self.main = OutputBuffers.take()
@@ -39,7 +39,7 @@ public struct ChunkOutput: Sendable {
 
   /// An output whose record buffer has room for about `expectedBytes` (no growth, and so no
   /// copy and no fresh pages, when the estimate holds).
-  public init(sequence: Int, source: SourceName, expectedBytes: Int) {
+  package init(sequence: Int, source: SourceName, expectedBytes: Int) {
     self.sequence = sequence
     self.source = source
     self.main = OutputBuffers.take(minimumCapacity: expectedBytes)
@@ -49,17 +49,17 @@ public struct ChunkOutput: Sendable {
 /// Recycled `ChunkOutput.main` buffers: the writer returns each chunk's buffer once the sink has
 /// consumed it, so a run allocates (and page-faults in) only as many megabyte buffers as it has
 /// chunks in flight, instead of one per chunk.
-public enum OutputBuffers {
+package enum OutputBuffers {
   /// More than the pipeline keeps in flight (`2 × threads + 2`) on the machines we target.
   private static let pool = WriterPool(limit: 24, smallest: 1 << 20)
 
   /// A buffer with nothing written, recycled when one is free.
-  public static func take() -> JSONWriter { pool.take() }
+  package static func take() -> JSONWriter { pool.take() }
 
   /// A buffer with room for `minimumCapacity` bytes, recycled when one that large is free. A
   /// buffer too small for the chunk would grow by doubling: each step a fresh allocation
   /// (zeroed pages) and a copy.
-  public static func take(minimumCapacity: Int) -> JSONWriter {
+  package static func take(minimumCapacity: Int) -> JSONWriter {
     pool.take(minimumCapacity: minimumCapacity)
   }
 
@@ -69,7 +69,7 @@ public enum OutputBuffers {
   }
 
   /// Gives back a buffer that nobody reads any more.
-  public static func recycle(_ writer: consuming JSONWriter) { pool.recycle(writer) }
+  package static func recycle(_ writer: consuming JSONWriter) { pool.recycle(writer) }
 }
 
 /// A pool of empty writers (chunk record buffers, batch contents, compressed batch files).

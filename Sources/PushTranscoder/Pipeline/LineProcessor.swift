@@ -4,9 +4,9 @@
 /// → message reader → notice → each selected vendor → records. Every line ends in exactly one of
 /// blank / transcoded / skipped / rejected (SPEC 6.4). A processor holds reusable scratch state
 /// (the tokenizer's tape, a repair buffer), so one instance belongs to one worker.
-public struct LineProcessor {
+package struct LineProcessor {
   /// The options that decide what each line becomes.
-  public let options: TranscodeOptions
+  package let options: TranscodeOptions
   private var tokenizer: JSONTokenizer
   private var repaired: [UInt8] = []
   /// The selected vendors, in canonical order; rendered through `VendorID`'s switch.
@@ -25,7 +25,7 @@ public struct LineProcessor {
     dialect: .tencent, body: [], untitledBody: [], fallbackTitle: StringSlice(""), lineHash: 0)
 
   /// A processor for one worker, with names looked up in `directory`.
-  public init(options: TranscodeOptions, directory: Directory) {
+  package init(options: TranscodeOptions, directory: Directory) {
     self.options = options
     self.tokenizer = JSONTokenizer(replaceLoneSurrogates: options.unicode == .replace)
     self.vendors = options.vendors
@@ -34,19 +34,19 @@ public struct LineProcessor {
 
   /// A generous estimate of the record bytes `input` bytes of lines produce: a payload is
   /// usually smaller than its line, and each vendor writes one (validate writes only rejects).
-  public func expectedOutputBytes(input: Int) -> Int {
+  package func expectedOutputBytes(input: Int) -> Int {
     options.validateOnly ? 1 << 16 : input * max(1, vendors.count) / 2 + input / 2 + (1 << 16)
   }
 
   /// True when a selected vendor hashes lines (vivo `requestId` without a key): the caller
   /// may then pass each line's FNV-1a hash to `process`, computed in bulk.
-  public var wantsLineHashes: Bool {
+  package var wantsLineHashes: Bool {
     !options.validateOnly && vendors.contains(.vivo)
   }
 
   /// Processes one line (without its terminator) into `output`. `lineHash`, when given, is
   /// `FNV1a.hash(line)`, computed by the caller.
-  public mutating func process(
+  package mutating func process(
     line: UnsafeBufferPointer<UInt8>, number: Int, lineHash: UInt64? = nil,
     into output: inout ChunkOutput
   ) {
@@ -99,7 +99,7 @@ public struct LineProcessor {
   }
 
   /// Accounts for a line that is too long and was never buffered whole (the reader's event).
-  public mutating func processOversized(
+  package mutating func processOversized(
     prefix: UnsafeBufferPointer<UInt8>, totalLength: Int, number: Int,
     into output: inout ChunkOutput
   ) {

@@ -7,7 +7,7 @@ import Dispatch
 #endif
 
 /// A unit of work the reader hands to the workers, in input order.
-public enum WorkItem: Sendable {
+package enum WorkItem: Sendable {
   /// Whole lines of one source.
   case lines(any LineBatch)
   /// A line longer than `--max-line-bytes`, never buffered whole: its first `limit` bytes.
@@ -32,17 +32,17 @@ public enum WorkItem: Sendable {
 /// the CPU is the same, but on the reader the hashing of each chunk delayed the pieces behind
 /// it, and two-thread nine-vendor runs took 3–4 % longer (BENCHMARKS.md, eighth pass). With
 /// `--threads 1` the one thread builds it, piece by piece.
-public final class IndexedLines: @unchecked Sendable {
+package final class IndexedLines: @unchecked Sendable {
   // Safe because the arrays are written only in `init`, before the object is shared, and the
   // line pointers point into `batch`, which this object keeps alive.
   /// The lines' batch, which owns their bytes.
-  public let batch: any LineBatch
+  package let batch: any LineBatch
   let lines: [UnsafeBufferPointer<UInt8>]
   let numbers: [Int]
   let hashes: [UInt64]
 
   /// Finds the lines of `batch` and hashes them.
-  public init(_ batch: any LineBatch) {
+  package init(_ batch: any LineBatch) {
     self.batch = batch
     var lines: [UnsafeBufferPointer<UInt8>] = []
     var numbers: [Int] = []
@@ -64,7 +64,7 @@ public final class IndexedLines: @unchecked Sendable {
 }
 
 /// Whole lines of one source, in order (what `ChunkReader` produces).
-public protocol LineBatch: Sendable {
+package protocol LineBatch: Sendable {
   /// The source the lines come from.
   var source: SourceName { get }
   /// Calls `body(line, lineNumber)` for every line, without its terminator. The bytes stay
@@ -75,7 +75,7 @@ public protocol LineBatch: Sendable {
 }
 
 /// Where ordered chunk outputs go: the stdout stream or the batch directory.
-public protocol RecordSink: AnyObject {
+package protocol RecordSink: AnyObject {
   /// Consumes one chunk's output, in input order. Throws `SinkError` to stop the run.
   func consume(_ output: ChunkOutput) throws
   /// Called once after the last chunk (not after a fatal input error).
@@ -87,11 +87,11 @@ public protocol RecordSink: AnyObject {
 
 extension RecordSink {
   /// Nothing to do by default: an incomplete run stays visibly incomplete.
-  public func finishAfterInputError() throws {}
+  package func finishAfterInputError() throws {}
 }
 
 /// Why a sink stopped.
-public enum SinkError: Error {
+package enum SinkError: Error {
   /// The reader of stdout went away (`| head`): stop quietly with status 0 (SPEC 6.3).
   case closedOutput
   /// An I/O error writing the output: a fatal error (status 1).
@@ -99,17 +99,17 @@ public enum SinkError: Error {
 }
 
 /// The result of a run, for the CLI to turn into a summary and an exit status.
-public struct RunResult: Sendable {
+package struct RunResult: Sendable {
   /// The run's counts, the directory's included.
-  public var stats: RunStats
+  package var stats: RunStats
   /// Input bytes processed (lines plus terminators).
-  public var inputBytes: Int
+  package var inputBytes: Int
   /// Wall-clock seconds from the start of the run to the last chunk consumed.
-  public var seconds: Double
+  package var seconds: Double
   /// A fatal error (corrupt input, I/O), already phrased for people.
-  public var fatal: String?
+  package var fatal: String?
   /// True when stdout was closed early.
-  public var closedOutput: Bool
+  package var closedOutput: Bool
 }
 
 /// The parallel, streaming, ordered pipeline (SPEC 7).
@@ -123,7 +123,7 @@ public struct RunResult: Sendable {
 /// stays bounded whatever the input size. Workers never wait on each other; only the writer
 /// knows about order. Output bytes do not depend on the number of workers or on chunk size,
 /// because every record depends only on its own line.
-public final class Pipeline: Sendable {
+package final class Pipeline: Sendable {
   // Everything one run shares between its threads (results, counts, cancellation) lives in
   // a `RunState` made by that run: a pipeline holds only its configuration, so it can run
   // again, even while another of its runs is in progress.
@@ -134,7 +134,7 @@ public final class Pipeline: Sendable {
   private let readerHasACore: Bool
 
   /// A pipeline of `threads` workers on a machine of `cores` cores.
-  public init(threads: Int, cores: Int = RunConfiguration.defaultThreads) {
+  package init(threads: Int, cores: Int = RunConfiguration.defaultThreads) {
     self.threads = max(1, threads)
     self.readerHasACore = self.threads < cores
   }
@@ -147,7 +147,7 @@ public final class Pipeline: Sendable {
   /// one thread (a Spark task per core, many runs side by side) wants. A reader thread would
   /// take about 0.16 of a second core (read(2) copies and vivo's line hashing). With more
   /// threads, the reader and the writer get their own threads around the workers.
-  public func run(
+  package func run(
     options: TranscodeOptions, directory: Directory, sink: RecordSink,
     initialStats: RunStats = RunStats(), progress: Progress? = nil,
     nextItem: @escaping @Sendable () throws -> WorkItem?
@@ -459,7 +459,7 @@ extension DispatchSemaphore {
   /// A semaphore holding `count` permits that may be freed whatever permits are still taken:
   /// created at 0 (libdispatch checks the value at free against the creation value) and
   /// signalled `count` times.
-  public static func permits(_ count: Int) -> DispatchSemaphore {
+  package static func permits(_ count: Int) -> DispatchSemaphore {
     let semaphore = DispatchSemaphore(value: 0)
     for _ in 0..<count { semaphore.signal() }
     return semaphore

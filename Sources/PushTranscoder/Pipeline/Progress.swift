@@ -8,7 +8,7 @@ import Dispatch
 
 /// The progress line on stderr (SPEC 6.4): bytes, lines, MB/s, and an ETA when the input size is
 /// known. Redrawn at most a few times a second by the writer thread; cleared at the end.
-public final class Progress: @unchecked Sendable {
+package final class Progress: @unchecked Sendable {
   // Safe because only the pipeline's writer thread calls `update` and `finish`.
   private let totalBytes: Int?
   private let start = DispatchTime.now()
@@ -16,7 +16,7 @@ public final class Progress: @unchecked Sendable {
   private var drawn = false
 
   /// A progress line for an input of `totalBytes` (nil when unknown: no ETA).
-  public init(totalBytes: Int?) {
+  package init(totalBytes: Int?) {
     self.totalBytes = totalBytes
   }
 
@@ -49,16 +49,16 @@ public final class Progress: @unchecked Sendable {
 }
 
 /// `write(2)` loops (Glibc's `stdout` global is unavailable in Swift 6 mode).
-public enum FileDescriptorWriter {
+package enum FileDescriptorWriter {
   /// Writes everything or returns the errno of the failure.
   @discardableResult
-  public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
+  package static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
     bytes.withUnsafeBufferPointer { writeAll(fd, $0) }
   }
 
   /// Writes everything or returns the errno of the failure.
   @discardableResult
-  public static func writeAll(_ fd: Int32, _ buffer: UnsafeBufferPointer<UInt8>) -> Int32? {
+  package static func writeAll(_ fd: Int32, _ buffer: UnsafeBufferPointer<UInt8>) -> Int32? {
     guard var pointer = buffer.baseAddress else { return nil }
     var left = buffer.count
     while left > 0 {

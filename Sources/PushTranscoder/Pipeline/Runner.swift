@@ -13,66 +13,66 @@ import Dispatch
 #endif
 
 /// `--progress` (SPEC 6.4).
-public enum ProgressMode: String, Sendable, CaseIterable { case auto, always, never }
+package enum ProgressMode: String, Sendable, CaseIterable { case auto, always, never }
 
 /// Everything one run needs: the CLI fills it, `Runner.run` executes it.
-public struct RunConfiguration: Sendable {
+package struct RunConfiguration: Sendable {
   /// Input paths, processed in order as one stream; `-` is stdin.
-  public var inputs: [String] = ["-"]
+  package var inputs: [String] = ["-"]
   /// `-` for stdout, else a batch directory.
-  public var output = "-"
+  package var output = "-"
   /// The options that decide what each line becomes.
-  public var options = TranscodeOptions()
+  package var options = TranscodeOptions()
   /// `--threads`: the number of workers.
-  public var threads = RunConfiguration.defaultThreads
+  package var threads = RunConfiguration.defaultThreads
   /// `--chunk-bytes`: the size of the chunks input is cut into, at line boundaries.
-  public var chunkBytes = 4 * 1024 * 1024
+  package var chunkBytes = 4 * 1024 * 1024
   /// `--directory` files, loaded in order (later entries override earlier ones).
-  public var directories: [String] = []
+  package var directories: [String] = []
   /// `--max-rejects`: more rejected lines end the run with status 3; nil is no limit.
-  public var maxRejects: Int? = nil
+  package var maxRejects: Int? = nil
   /// `--rejects FILE`: where reject records also (batch) or instead (stream) go.
-  public var rejectsPath: String? = nil
+  package var rejectsPath: String? = nil
   /// `--stats FILE`: where the stats JSON goes.
-  public var statsPath: String? = nil
+  package var statsPath: String? = nil
   /// `--compress`: the codec of the output stream or of each batch file.
-  public var compression: OutputCompression = .none
+  package var compression: OutputCompression = .none
   /// `--level`: the compression level; nil is the codec's default.
-  public var level: Int? = nil
+  package var level: Int? = nil
   /// `--batch-records`: the most records per batch file.
-  public var batchRecords = 1000
+  package var batchRecords = 1000
   /// `--force`: replace the batches of an existing output directory.
-  public var force = false
+  package var force = false
   /// False with `--no-sync`: batch mode flushes nothing to stable storage (scratch runs); true
   /// makes a directory whose manifest survived a power cut hold every batch it lists.
-  public var sync = true
+  package var sync = true
   /// `--progress`: whether the progress line shows on stderr.
-  public var progress: ProgressMode = .auto
+  package var progress: ProgressMode = .auto
 
   /// The defaults of SPEC 6.7: stdin to stdout, every vendor, all cores.
-  public init() {}
+  package init() {}
 
   /// The number of cores.
-  public static var defaultThreads: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+  package static var defaultThreads: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 }
 
 /// Exit statuses (SPEC 6.5).
-public enum ExitStatus {
+package enum ExitStatus {
   /// The run completed (also when stdout was closed early).
-  public static let done: Int32 = 0
+  package static let done: Int32 = 0
   /// A fatal error: I/O, corrupt compressed input, an existing output directory.
-  public static let fatal: Int32 = 1
+  package static let fatal: Int32 = 1
   /// Done, but more lines were rejected than `--max-rejects` allows (`validate`: any).
-  public static let tooManyRejects: Int32 = 3
+  package static let tooManyRejects: Int32 = 3
   /// Bad usage: unknown options, ids or out-of-range values.
-  public static let usage: Int32 = 64
+  package static let usage: Int32 = 64
 }
 
 /// Runs a configured job end to end and returns its exit status.
-public enum Runner {
+package enum Runner {
   /// Loads the directory, transcodes every input into the sink, writes the summary and stats,
   /// and returns the exit status.
-  public static func run(_ configuration: RunConfiguration) -> Int32 {
+  package static func run(_ configuration: RunConfiguration) -> Int32 {
     // Chunk and output buffers are megabytes each and are allocated on whichever Dispatch
     // thread runs a worker; glibc would otherwise cache freed ones per thread arena (RSS grew
     // with the input: 590 MB for 1 GB). A fixed mmap threshold returns them to the system.

@@ -1,13 +1,13 @@
 /// The vendors, in canonical order (SPEC 9): output always follows this order.
-public enum VendorID: Int, CaseIterable, Sendable, Comparable {
+package enum VendorID: Int, CaseIterable, Sendable, Comparable {
   /// The nine vendors; `rawValue` indexes per-vendor stats.
   case apns, fcm, huawei, honor, harmony, xiaomi, oppo, vivo, meizu
 
   /// The CLI word and the `"vendor"` value of records.
-  public var name: String { staticName.description }
+  package var name: String { staticName.description }
 
   /// The name as a static string, written into every record without touching a `String`.
-  public var staticName: StaticString {
+  package var staticName: StaticString {
     switch self {
     case .apns: "apns"
     case .fcm: "fcm"
@@ -22,23 +22,23 @@ public enum VendorID: Int, CaseIterable, Sendable, Comparable {
   }
 
   /// The vendor whose CLI word is `name`, or nil for an unknown id.
-  public init?(name: String) {
+  package init?(name: String) {
     guard let match = VendorID.allCases.first(where: { $0.name == name }) else { return nil }
     self = match
   }
 
   /// Canonical order.
-  public static func < (lhs: VendorID, rhs: VendorID) -> Bool { lhs.rawValue < rhs.rawValue }
+  package static func < (lhs: VendorID, rhs: VendorID) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// Why one vendor refused a message that others may still get (SPEC 6.4, 9).
-public struct VendorRefusal: Error {
+package struct VendorRefusal: Error {
   /// `over-budget` or `missing-timestamp`.
-  public var reason: String
+  package var reason: String
   /// Free text for people, e.g. the sizes.
-  public var detail: String
+  package var detail: String
   /// A refusal for `reason`, explained by `detail`.
-  public init(reason: String, detail: String) {
+  package init(reason: String, detail: String) {
     self.reason = reason
     self.detail = detail
   }
@@ -46,27 +46,27 @@ public struct VendorRefusal: Error {
 
 /// What rendering did to the text and fields, for the stats (SPEC 5, 9: counts per (message,
 /// vendor)).
-public struct RenderEffects {
+package struct RenderEffects {
   /// The title was cut to the vendor's scalar cap.
-  public var titleCut = false
+  package var titleCut = false
   /// The body was cut, to a scalar cap or to fit the byte budget.
-  public var bodyCut = false
+  package var bodyCut = false
   /// The fields whose value the vendor refuses, left out or set to their default: one bit per
   /// `DroppedField` (SPEC 9 [4, 6.8]).
-  public var dropped: UInt16 = 0
+  package var dropped: UInt16 = 0
   /// Nothing cut.
-  public init() {}
+  package init() {}
 }
 
 /// Everything a vendor may read while rendering besides the notice.
-public struct RenderContext {
+package struct RenderContext {
   /// The parsed line (for JSON values passed through: ext as JSON, content-state, template).
-  public var document: JSONDocument
+  package var document: JSONDocument
   /// Answers shared by the vendors rendering the same line (scalar counts, decoded prefixes).
-  public var memo: TextMemo
+  package var memo: TextMemo
 
   /// A context for the vendors rendering one line of `document`.
-  public init(document: JSONDocument, memo: TextMemo = TextMemo()) {
+  package init(document: JSONDocument, memo: TextMemo = TextMemo()) {
     self.document = document
     self.memo = memo
   }
@@ -76,7 +76,7 @@ public struct RenderContext {
 ///
 /// A vendor renders only the payload object; the record around it (source, line, key,
 /// recipients, push_type...) is written by `RecordWriter`.
-public protocol PushVendor: Sendable {
+package protocol PushVendor: Sendable {
   /// The vendor's id.
   var id: VendorID { get }
   /// Recipients per record (SPEC 4 table).
@@ -101,11 +101,11 @@ public protocol PushVendor: Sendable {
 
 extension PushVendor {
   /// From the limits table (SPEC 4).
-  public var recipientsPerRecord: Int { VendorLimits.of(id).recipientsPerRecord }
+  package var recipientsPerRecord: Int { VendorLimits.of(id).recipientsPerRecord }
 
   /// Most vendors add nothing to the record around their payload.
-  public func writeRecordExtras(_ notice: Notice, into writer: inout JSONWriter) {}
+  package func writeRecordExtras(_ notice: Notice, into writer: inout JSONWriter) {}
 
   /// Most vendors add nothing to the record around their payload.
-  public func hasRecordExtras(_ notice: Notice) -> Bool { false }
+  package func hasRecordExtras(_ notice: Notice) -> Bool { false }
 }

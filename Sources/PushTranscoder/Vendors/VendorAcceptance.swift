@@ -7,7 +7,7 @@
 /// `notification_count` (fcm), `set_num` / `add_num` (huawei), `setNum` / `addNum` (honor,
 /// harmony), `category`, `importance`, `notifyType`, `classification`, `notify_level`,
 /// `noticeMsgType`.
-public enum DroppedField: Int, CaseIterable, Sendable {
+package enum DroppedField: Int, CaseIterable, Sendable {
   /// apns `aps.badge`.
   case badge
   /// fcm `android.notification.notification_count`.
@@ -34,7 +34,7 @@ public enum DroppedField: Int, CaseIterable, Sendable {
   case noticeMsgType
 
   /// The key written in `dropped_fields` (the vendor's payload key).
-  public var name: String {
+  package var name: String {
     switch self {
     case .badge: "badge"
     case .notificationCount: "notification_count"

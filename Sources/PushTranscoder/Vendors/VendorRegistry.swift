@@ -1,23 +1,23 @@
 /// The limits of one vendor (SPEC 4 table, 9), as data: every budget, cap and per-record count
 /// lives in `VendorLimits.of` and nowhere else.
-public struct VendorLimits: Sendable {
+package struct VendorLimits: Sendable {
   /// Whole-payload byte budget (canonical bytes), nil for the capped vendors.
-  public var payloadBytes: Int?
+  package var payloadBytes: Int?
   /// The budget of an APNs VoIP push (`ApnsInfo.IsVoipPush == 1`).
-  public var voipPayloadBytes: Int?
+  package var voipPayloadBytes: Int?
   /// Title and body caps in Unicode scalars, nil for the budgeted vendors.
-  public var titleScalars: Int?
+  package var titleScalars: Int?
   /// The body cap in Unicode scalars, nil for the budgeted vendors.
-  public var bodyScalars: Int?
+  package var bodyScalars: Int?
   /// The limit on the field that carries ext, if the vendor has one.
-  public var extField: FieldBudget?
+  package var extField: FieldBudget?
   /// vivo `requestId`: at most this many UTF-8 bytes, suffix included.
-  public var requestIDBytes: Int?
+  package var requestIDBytes: Int?
   /// Recipients per record; more recipients split into several records.
-  public var recipientsPerRecord: Int
+  package var recipientsPerRecord: Int
 
   /// Limits with only the given budgets and caps.
-  public init(
+  package init(
     payloadBytes: Int? = nil, voipPayloadBytes: Int? = nil, titleScalars: Int? = nil,
     bodyScalars: Int? = nil, extField: FieldBudget? = nil, requestIDBytes: Int? = nil,
     recipientsPerRecord: Int
@@ -35,7 +35,7 @@ public struct VendorLimits: Sendable {
   /// table: a renderer asking for its own limits gets constants, with no lazy-global check
   /// (`swift_once`) and no copy per record.
   @inline(__always)
-  public static func of(_ id: VendorID) -> VendorLimits {
+  package static func of(_ id: VendorID) -> VendorLimits {
     switch id {
     case .apns:
       VendorLimits(payloadBytes: 4096, voipPayloadBytes: 5120, recipientsPerRecord: 1)
@@ -71,12 +71,12 @@ public struct VendorLimits: Sendable {
 }
 
 /// Every push vendor, in canonical order (SPEC 9): the one place that maps ids to renderers.
-public enum VendorRegistry {
+package enum VendorRegistry {
   /// The renderer of `id`.
-  public static func vendor(_ id: VendorID) -> any PushVendor { all[id.rawValue] }
+  package static func vendor(_ id: VendorID) -> any PushVendor { all[id.rawValue] }
 
   /// All vendors, indexed by `VendorID.rawValue`.
-  public static let all: [any PushVendor] = VendorID.allCases.map { id -> any PushVendor in
+  package static let all: [any PushVendor] = VendorID.allCases.map { id -> any PushVendor in
     switch id {
     case .apns: APNs()
     case .fcm: FCM()
