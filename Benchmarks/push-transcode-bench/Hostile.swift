@@ -53,7 +53,7 @@ enum HostileBench {
   /// directory shape. Returns the bytes produced (records, or entries), the pass's check value.
   static func process(_ shape: HostileShape, _ line: [UInt8]) -> Int {
     if shape.isDirectory {
-      var directory = Directory()
+      var directory = NameDirectory()
       var tokenizer = JSONTokenizer()
       var entries = 0
       line.withUnsafeBufferPointer { all in
@@ -71,7 +71,7 @@ enum HostileBench {
       }
       return entries
     }
-    var processor = LineProcessor(options: TranscodeOptions(), directory: Directory())
+    var processor = LineProcessor(options: TranscodeOptions(), directory: NameDirectory())
     var output = ChunkOutput(sequence: 0, source: SourceName("hostile"))
     line.withUnsafeBufferPointer { processor.process(line: $0, number: 1, into: &output) }
     let produced = output.main.count + output.rejects.count

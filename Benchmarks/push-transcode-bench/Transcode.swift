@@ -42,7 +42,7 @@ extension Workload {
     Workload(name: name, check: check, baseline: baseline, threads: 1, rounds: rounds) {
       var options = TranscodeOptions()
       options.vendors = vendors
-      var processor = LineProcessor(options: options, directory: Directory())
+      var processor = LineProcessor(options: options, directory: NameDirectory())
       return { corpus in
         let stats = transcodeStats(&processor, corpus)
         guard stats.lines == corpus.lines.count else {

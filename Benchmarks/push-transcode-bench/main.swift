@@ -193,7 +193,7 @@ for corpus in corpora {
     }
     var apnsOptions = TranscodeOptions()
     apnsOptions.vendors = [.apns]
-    var processor = LineProcessor(options: apnsOptions, directory: Directory())
+    var processor = LineProcessor(options: apnsOptions, directory: NameDirectory())
     var output = ChunkOutput(sequence: 0, source: SourceName("bench"))
     var mismatches: [(Int, String)] = []
     tencent.forEachLine { index, line in

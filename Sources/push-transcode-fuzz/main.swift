@@ -30,7 +30,9 @@ nonisolated(unsafe) private var processors: [LineProcessor] = {
   replacing.unicode = .replace
   replacing.locale = .zh
   replacing.display = .banner
-  return [TranscodeOptions(), replacing].map { LineProcessor(options: $0, directory: Directory()) }
+  return [TranscodeOptions(), replacing].map {
+    LineProcessor(options: $0, directory: NameDirectory())
+  }
 }()
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -93,9 +93,9 @@ package final class ChunkReader: @unchecked Sendable {
   private var fatal: InputError?
   /// The largest staging buffer so far (tests check that memory stays bounded).
   private(set) var peakStagingBytes = 0
-  /// Each chunk is also cut, at line boundaries, into pieces of about this many bytes
-  /// (`LineChunk.pieces`): the pipeline's work items. Default: one piece per chunk.
-  package var pieceBytes = Int.max
+  /// Each chunk is also cut, at line boundaries, into batches of about this many bytes
+  /// (`LineChunk.batches`): the pipeline's work items. Default: one batch per chunk.
+  package var batchBytes = Int.max
 
   /// Reads `inputs` in order; no inputs means stdin. `chunkBytes` is raised to 64 KiB and
   /// rounded up to whole pages.
@@ -322,22 +322,22 @@ package final class ChunkReader: @unchecked Sendable {
   /// Turns `buffer[start ..< start + count]` into a chunk that owns the buffer's memory.
   private func makeChunk(_ buffer: Staging, count: Int) -> LineChunk {
     let base = buffer.memory + buffer.start
-    // Pieces end after the first `\n` at or past `pieceBytes` bytes; counting each piece's
+    // Batches end after the first `\n` at or past `batchBytes` bytes; counting each batch's
     // newlines is the chunk's one newline count.
-    var pieces: [LineChunk.Piece] = []
+    var batches: [LineChunk.Batch] = []
     var lines = 0
     var offset = 0
     while offset < count {
       var end = count
-      if count - offset > pieceBytes {
-        // Safe because count - offset > pieceBytes puts `from` inside the chunk.
-        let from = offset + pieceBytes - 1
+      if count - offset > batchBytes {
+        // Safe because count - offset > batchBytes puts `from` inside the chunk.
+        let from = offset + batchBytes - 1
         if let found = memchr(base + from, Int32(ASCII.newline), count - from) {
           // Safe because memchr returns a pointer inside base[from ..< count].
           end = UnsafeRawPointer(found) - UnsafeRawPointer(base) + 1
         }
       }
-      pieces.append(LineChunk.Piece(start: offset, end: end, firstLine: lineNumber + lines))
+      batches.append(LineChunk.Batch(start: offset, end: end, firstLine: lineNumber + lines))
       lines += NewlineScan.count(base + offset, end - offset)
       offset = end
     }
@@ -348,7 +348,7 @@ package final class ChunkReader: @unchecked Sendable {
       allocation: buffer.memory, allocationBytes: buffer.allocation, start: buffer.start,
       byteCount: count, sequence: sequence,
       sourceIndex: source.index, source: source.name, firstLine: lineNumber,
-      sourceOffset: stagingOffset, lineCount: lines, maxLineBytes: maxLineBytes, pieces: pieces)
+      sourceOffset: stagingOffset, lineCount: lines, maxLineBytes: maxLineBytes, batches: batches)
     sequence += 1
     lineNumber += lines
     stagingOffset += UInt64(count)

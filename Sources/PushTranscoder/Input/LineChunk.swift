@@ -47,17 +47,17 @@ package final class LineChunk: @unchecked Sendable {
   package let maxLineBytes: Int
   /// The number of bytes in the chunk, terminators included.
   package let byteCount: Int
-  /// The chunk cut at line boundaries into the pieces the pipeline hands to workers one by one
-  /// (`ChunkReader.pieceBytes`): in order, covering the chunk, never empty.
-  package let pieces: [Piece]
+  /// The chunk cut at line boundaries into the batches the pipeline hands to workers one by one
+  /// (`ChunkReader.batchBytes`): in order, covering the chunk, never empty.
+  package let batches: [Batch]
 
   /// Whole lines of a chunk: bytes `start ..< end`, the first of them line `firstLine`.
-  package struct Piece: Sendable, Equatable {
-    /// The offset of the piece's first byte within the chunk.
+  package struct Batch: Sendable, Equatable {
+    /// The offset of the batch's first byte within the chunk.
     package let start: Int
-    /// The offset just past the piece's last byte (its last `\n`, or the chunk's end).
+    /// The offset just past the batch's last byte (its last `\n`, or the chunk's end).
     package let end: Int
-    /// The 1-based line number, within the source, of the piece's first line.
+    /// The 1-based line number, within the source, of the batch's first line.
     package let firstLine: Int
   }
 
@@ -69,7 +69,7 @@ package final class LineChunk: @unchecked Sendable {
     allocation: UnsafeMutableRawPointer, allocationBytes: Int, start: Int, byteCount: Int,
     sequence: Int,
     sourceIndex: Int, source: String, firstLine: Int, sourceOffset: UInt64, lineCount: Int,
-    maxLineBytes: Int, pieces: [Piece]? = nil
+    maxLineBytes: Int, batches: [Batch]? = nil
   ) {
     self.allocation = allocation
     self.allocationBytes = allocationBytes
@@ -84,7 +84,7 @@ package final class LineChunk: @unchecked Sendable {
     self.sourceOffset = sourceOffset
     self.lineCount = lineCount
     self.maxLineBytes = maxLineBytes
-    self.pieces = pieces ?? [Piece(start: 0, end: byteCount, firstLine: firstLine)]
+    self.batches = batches ?? [Batch(start: 0, end: byteCount, firstLine: firstLine)]
   }
 
   deinit { PageAlignedMemory.release(allocation, bytes: allocationBytes) }
@@ -115,12 +115,12 @@ package final class LineChunk: @unchecked Sendable {
     }
   }
 
-  /// Calls `body(line, lineNumber)` for every line of one piece, as `forEachLine` does.
+  /// Calls `body(line, lineNumber)` for every line of one batch, as `forEachLine` does.
   package func forEachLine(
-    of piece: Piece,
+    of batch: Batch,
     _ body: (_ line: UnsafeBufferPointer<UInt8>, _ lineNumber: Int) throws -> Void
   ) rethrows {
-    var iterator = LineIterator(chunk: self, piece: piece)
+    var iterator = LineIterator(chunk: self, batch: batch)
     while let line = iterator.next() {
       try body(line.bytes, line.number)
     }
@@ -128,7 +128,7 @@ package final class LineChunk: @unchecked Sendable {
 
   /// An iterator over the chunk's lines; it keeps the chunk alive while it exists.
   package func makeLineIterator() -> LineIterator {
-    LineIterator(chunk: self, piece: Piece(start: 0, end: byteCount, firstLine: firstLine))
+    LineIterator(chunk: self, batch: Batch(start: 0, end: byteCount, firstLine: firstLine))
   }
 
   /// One line of a chunk: its bytes without the terminator, its 1-based number in its source and
@@ -149,15 +149,15 @@ package final class LineChunk: @unchecked Sendable {
     private var number: Int
     private let count: Int
 
-    init(chunk: LineChunk, piece: Piece) {
-      precondition(0 <= piece.start && piece.start <= piece.end && piece.end <= chunk.byteCount)
+    init(chunk: LineChunk, batch: Batch) {
+      precondition(0 <= batch.start && batch.start <= batch.end && batch.end <= chunk.byteCount)
       self.chunk = chunk
-      self.position = piece.start
-      self.count = piece.end
-      self.number = piece.firstLine
+      self.position = batch.start
+      self.count = batch.end
+      self.number = batch.firstLine
     }
 
-    /// The next line, or nil after the piece's last line.
+    /// The next line, or nil after the batch's last line.
     package mutating func next() -> Line? {
       guard position < count else { return nil }
       // Safe because position < count <= byteCount (checked in init): memchr and the line

@@ -121,6 +121,14 @@ package struct MemberSlots {
     return value < 0 ? nil : Int(value)
   }
 
+  /// The tape index of the value for `member`, or nil: `Member`'s cases name the table's slots
+  /// in order, so a reader says which member it reads, not which position.
+  @inline(__always)
+  package subscript<Member: RawRepresentable>(member: Member) -> Int?
+  where Member.RawValue == Int {
+    self[member.rawValue]
+  }
+
   @inline(__always)
   mutating func set(_ slot: Int, _ value: Int) { values[slot] = Int32(value) }
 }

@@ -7,7 +7,7 @@
 /// re-escaped (the slow path, `JSONWriter.writeStringContent`).
 ///
 /// A slice never owns memory. It is valid only while the owner of its bytes is: the chunk that
-/// holds the line (for the duration of that line's rendering), the `Directory` (for the run), or
+/// holds the line (for the duration of that line's rendering), the `NameDirectory` (for the run), or
 /// the program image (for `StaticString` literals).
 package struct StringSlice {
   /// The first byte of the raw content (borrowed, never owned).

@@ -143,7 +143,7 @@ enum EasemobReader {
   /// One body `{type, msg?...}` (export `payload.bodies[i]`, REST `msg`).
   private static func readBody(
     _ fields: FieldReader, _ body: Int, _ path: @autoclosure () -> String,
-    locale: NoticeText.Locale, into bodies: inout Bodies
+    locale: PushLocale, into bodies: inout Bodies
   ) throws {
     let type = try fields.requiredString(body, "type", path())
     if type.equals("txt") {

@@ -80,21 +80,31 @@ enum TencentReader {
     let info = try fields.object(value: top.info, "OfflinePushInfo")
     if let info {
       let member = document.collectMembers(info, Self.infoTable)
-      pushFlag = try fields.integer(value: member[0], "OfflinePushInfo.PushFlag")
-      notice.badgeSet = try fields.integer(value: member[1], "OfflinePushInfo.BadgeSetNum").map(
+      pushFlag = try fields.integer(value: member[InfoMember.pushFlag], "OfflinePushInfo.PushFlag")
+      notice.badgeSet = try fields.integer(
+        value: member[InfoMember.badgeSetNum], "OfflinePushInfo.BadgeSetNum"
+      ).map(
         document.lexeme)
-      notice.badgeAdd = try fields.integer(value: member[2], "OfflinePushInfo.BadgeAddNum").map(
+      notice.badgeAdd = try fields.integer(
+        value: member[InfoMember.badgeAddNum], "OfflinePushInfo.BadgeAddNum"
+      ).map(
         document.lexeme)
-      notice.title = try fields.string(value: member[3], "OfflinePushInfo.Title")
-      desc = try fields.string(value: member[4], "OfflinePushInfo.Desc")
-      offlineExt = try fields.string(value: member[5], "OfflinePushInfo.Ext")
-      if let apns = try fields.object(value: member[6], "OfflinePushInfo.ApnsInfo") {
+      notice.title = try fields.string(value: member[InfoMember.title], "OfflinePushInfo.Title")
+      desc = try fields.string(value: member[InfoMember.desc], "OfflinePushInfo.Desc")
+      offlineExt = try fields.string(value: member[InfoMember.ext], "OfflinePushInfo.Ext")
+      if let apns = try fields.object(
+        value: member[InfoMember.apnsInfo], "OfflinePushInfo.ApnsInfo")
+      {
         try readAPNs(fields, apns, top: top, into: &notice)
       }
-      if let android = try fields.object(value: member[7], "OfflinePushInfo.AndroidInfo") {
+      if let android = try fields.object(
+        value: member[InfoMember.androidInfo], "OfflinePushInfo.AndroidInfo")
+      {
         try readAndroid(fields, android, into: &notice.android)
       }
-      if let harmony = try fields.object(value: member[8], "OfflinePushInfo.HarmonyInfo") {
+      if let harmony = try fields.object(
+        value: member[InfoMember.harmonyInfo], "OfflinePushInfo.HarmonyInfo")
+      {
         try readHarmony(fields, harmony, into: &notice.harmony)
       }
     }
@@ -159,26 +169,53 @@ enum TencentReader {
 
   private static let elementTable = MemberTable(["MsgType", "MsgContent"])
   private static let contentTable = MemberTable(["Text", "Desc", "Ext", "Sound"])
-  private static let infoTable = MemberTable([
+  // Each table below is read through the enum beside it, whose cases name its slots in order:
+  // the case is the member's name with a lowercase first letter (`TencentMemberTableTests`
+  // checks that the two agree).
+
+  static let infoTable = MemberTable([
     "PushFlag", "BadgeSetNum", "BadgeAddNum", "Title", "Desc", "Ext", "ApnsInfo", "AndroidInfo",
     "HarmonyInfo",
   ])
-  private static let apnsTable = MemberTable([
+  /// The slots of `infoTable`: `OfflinePushInfo`'s members.
+  enum InfoMember: Int, CaseIterable {
+    case pushFlag, badgeSetNum, badgeAddNum, title, desc, ext, apnsInfo, androidInfo, harmonyInfo
+  }
+
+  static let apnsTable = MemberTable([
     "Sound", "Title", "SubTitle", "Image", "InterruptionLevel", "MutableContent",
     "ContentAvailable", "IsVoipPush", "LiveActivity",
   ])
-  private static let androidTable = MemberTable([
+  /// The slots of `apnsTable`: `OfflinePushInfo.ApnsInfo`'s members.
+  enum APNsMember: Int, CaseIterable {
+    case sound, title, subTitle, image, interruptionLevel, mutableContent, contentAvailable
+    case isVoipPush, liveActivity
+  }
+
+  static let androidTable = MemberTable([
     "Sound", "HuaWeiChannelID", "HuaWeiCategory", "HuaWeiImportance", "HuaWeiImage",
     "HonorImportance", "HonorImage", "GoogleImage", "GooglePriority", "GoogleChannelID",
     "XiaoMiChannelID", "OPPOChannelID", "OPPOCategory", "VIVOCategory", "OPPONotifyLevel",
     "VIVOClassification", "VIVONotifyType", "MeiZuNoticeMsgType",
   ])
-  private static let harmonyTable = MemberTable([
+  /// The slots of `androidTable`: `OfflinePushInfo.AndroidInfo`'s members.
+  enum AndroidMember: Int, CaseIterable {
+    case sound, huaweiChannelID, huaweiCategory, huaweiImportance, huaweiImage
+    case honorImportance, honorImage, googleImage, googlePriority, googleChannelID
+    case xiaomiChannelID, oppoChannelID, oppoCategory, vivoCategory, oppoNotifyLevel
+    case vivoClassification, vivoNotifyType, meizuNoticeMsgType
+  }
+
+  static let harmonyTable = MemberTable([
     "Title", "Category", "Image", "Sound", "SoundDuration",
   ])
+  /// The slots of `harmonyTable`: `OfflinePushInfo.HarmonyInfo`'s members.
+  enum HarmonyMember: Int, CaseIterable {
+    case title, category, image, sound, soundDuration
+  }
 
   private static func readElements(
-    _ fields: FieldReader, _ body: Int, locale: NoticeText.Locale, into elements: inout Elements
+    _ fields: FieldReader, _ body: Int, locale: PushLocale, into elements: inout Elements
   ) throws {
     let document = fields.document
     // Most messages have one to three elements: one allocation instead of growing from empty
@@ -234,8 +271,7 @@ enum TencentReader {
   }
 
   /// The placeholder of a non-text, non-custom element type, or nil for an unknown type.
-  private static func placeholder(_ type: StringSlice, _ locale: NoticeText.Locale) -> StringSlice?
-  {
+  private static func placeholder(_ type: StringSlice, _ locale: PushLocale) -> StringSlice? {
     if type.equals("TIMImageElem") { return NoticeText.image(locale) }
     if type.equals("TIMFaceElem") { return NoticeText.face(locale) }
     if type.equals("TIMSoundElem") { return NoticeText.voice(locale) }
@@ -282,22 +318,29 @@ enum TencentReader {
     let document = fields.document
     let prefix = "OfflinePushInfo.ApnsInfo."
     let member = document.collectMembers(apns, Self.apnsTable)
-    notice.sound = try fields.string(value: member[0], prefix + "Sound")
-    notice.apns.title = try fields.string(value: member[1], prefix + "Title")
-    notice.apns.subtitle = try fields.string(value: member[2], prefix + "SubTitle")
-    notice.apns.image = try fields.string(value: member[3], prefix + "Image")
+    notice.sound = try fields.string(value: member[APNsMember.sound], prefix + "Sound")
+    notice.apns.title = try fields.string(value: member[APNsMember.title], prefix + "Title")
+    notice.apns.subtitle = try fields.string(
+      value: member[APNsMember.subTitle], prefix + "SubTitle")
+    notice.apns.image = try fields.string(value: member[APNsMember.image], prefix + "Image")
     notice.apns.interruptionLevel = try fields.string(
-      value: member[4], prefix + "InterruptionLevel")
-    if let flag = try fields.integer(value: member[5], prefix + "MutableContent") {
+      value: member[APNsMember.interruptionLevel], prefix + "InterruptionLevel")
+    if let flag = try fields.integer(
+      value: member[APNsMember.mutableContent], prefix + "MutableContent")
+    {
       notice.apns.mutableContent = document.isIntegerOne(flag)
     }
-    if let flag = try fields.integer(value: member[6], prefix + "ContentAvailable") {
+    if let flag = try fields.integer(
+      value: member[APNsMember.contentAvailable], prefix + "ContentAvailable")
+    {
       notice.apns.contentAvailable = document.isIntegerOne(flag)
     }
-    if let flag = try fields.integer(value: member[7], prefix + "IsVoipPush") {
+    if let flag = try fields.integer(value: member[APNsMember.isVoipPush], prefix + "IsVoipPush") {
       notice.apns.voip = document.isIntegerOne(flag)
     }
-    guard let live = try fields.object(value: member[8], prefix + "LiveActivity") else { return }
+    guard
+      let live = try fields.object(value: member[APNsMember.liveActivity], prefix + "LiveActivity")
+    else { return }
     let livePrefix = "OfflinePushInfo.ApnsInfo.LiveActivity"
     let id = try fields.requiredString(live, "LaId", livePrefix)
     let event = try fields.requiredString(live, "Event", livePrefix)
@@ -318,30 +361,51 @@ enum TencentReader {
     let document = fields.document
     let prefix = "OfflinePushInfo.AndroidInfo."
     let member = document.collectMembers(android, Self.androidTable)
-    info.sound = try fields.string(value: member[0], prefix + "Sound")
-    info.huaweiChannelID = try fields.string(value: member[1], prefix + "HuaWeiChannelID")
-    info.huaweiCategory = try fields.string(value: member[2], prefix + "HuaWeiCategory")
-    info.huaweiImportance = try fields.string(value: member[3], prefix + "HuaWeiImportance")
-    info.huaweiImage = try fields.string(value: member[4], prefix + "HuaWeiImage")
-    info.honorImportance = try fields.string(value: member[5], prefix + "HonorImportance")
-    info.honorImage = try fields.string(value: member[6], prefix + "HonorImage")
-    info.googleImage = try fields.string(value: member[7], prefix + "GoogleImage")
-    info.googlePriority = try fields.string(value: member[8], prefix + "GooglePriority")
-    info.googleChannelID = try fields.string(value: member[9], prefix + "GoogleChannelID")
-    info.xiaomiChannelID = try fields.string(value: member[10], prefix + "XiaoMiChannelID")
-    info.oppoChannelID = try fields.string(value: member[11], prefix + "OPPOChannelID")
-    info.oppoCategory = try fields.string(value: member[12], prefix + "OPPOCategory")
-    info.vivoCategory = try fields.string(value: member[13], prefix + "VIVOCategory")
-    info.oppoNotifyLevel = try fields.integer(value: member[14], prefix + "OPPONotifyLevel").map(
+    info.sound = try fields.string(value: member[AndroidMember.sound], prefix + "Sound")
+    info.huaweiChannelID = try fields.string(
+      value: member[AndroidMember.huaweiChannelID], prefix + "HuaWeiChannelID")
+    info.huaweiCategory = try fields.string(
+      value: member[AndroidMember.huaweiCategory], prefix + "HuaWeiCategory")
+    info.huaweiImportance = try fields.string(
+      value: member[AndroidMember.huaweiImportance], prefix + "HuaWeiImportance")
+    info.huaweiImage = try fields.string(
+      value: member[AndroidMember.huaweiImage], prefix + "HuaWeiImage")
+    info.honorImportance = try fields.string(
+      value: member[AndroidMember.honorImportance], prefix + "HonorImportance")
+    info.honorImage = try fields.string(
+      value: member[AndroidMember.honorImage], prefix + "HonorImage")
+    info.googleImage = try fields.string(
+      value: member[AndroidMember.googleImage], prefix + "GoogleImage")
+    info.googlePriority = try fields.string(
+      value: member[AndroidMember.googlePriority], prefix + "GooglePriority")
+    info.googleChannelID = try fields.string(
+      value: member[AndroidMember.googleChannelID], prefix + "GoogleChannelID")
+    info.xiaomiChannelID = try fields.string(
+      value: member[AndroidMember.xiaomiChannelID], prefix + "XiaoMiChannelID")
+    info.oppoChannelID = try fields.string(
+      value: member[AndroidMember.oppoChannelID], prefix + "OPPOChannelID")
+    info.oppoCategory = try fields.string(
+      value: member[AndroidMember.oppoCategory], prefix + "OPPOCategory")
+    info.vivoCategory = try fields.string(
+      value: member[AndroidMember.vivoCategory], prefix + "VIVOCategory")
+    info.oppoNotifyLevel = try fields.integer(
+      value: member[AndroidMember.oppoNotifyLevel], prefix + "OPPONotifyLevel"
+    ).map(
       document.lexeme)
-    info.vivoClassification = try fields.integer(value: member[15], prefix + "VIVOClassification")
-      .map(
-        document.lexeme)
-    info.vivoNotifyType = try fields.integer(value: member[16], prefix + "VIVONotifyType").map(
+    info.vivoClassification = try fields.integer(
+      value: member[AndroidMember.vivoClassification], prefix + "VIVOClassification"
+    )
+    .map(
       document.lexeme)
-    info.meizuNoticeMsgType = try fields.integer(value: member[17], prefix + "MeiZuNoticeMsgType")
-      .map(
-        document.lexeme)
+    info.vivoNotifyType = try fields.integer(
+      value: member[AndroidMember.vivoNotifyType], prefix + "VIVONotifyType"
+    ).map(
+      document.lexeme)
+    info.meizuNoticeMsgType = try fields.integer(
+      value: member[AndroidMember.meizuNoticeMsgType], prefix + "MeiZuNoticeMsgType"
+    )
+    .map(
+      document.lexeme)
   }
 
   private static func readHarmony(
@@ -349,11 +413,13 @@ enum TencentReader {
   ) throws {
     let prefix = "OfflinePushInfo.HarmonyInfo."
     let member = fields.document.collectMembers(harmony, Self.harmonyTable)
-    info.title = try fields.string(value: member[0], prefix + "Title")
-    info.category = try fields.string(value: member[1], prefix + "Category")
-    info.image = try fields.string(value: member[2], prefix + "Image")
-    info.sound = try fields.string(value: member[3], prefix + "Sound")
-    info.soundDuration = try fields.integer(value: member[4], prefix + "SoundDuration").map(
+    info.title = try fields.string(value: member[HarmonyMember.title], prefix + "Title")
+    info.category = try fields.string(value: member[HarmonyMember.category], prefix + "Category")
+    info.image = try fields.string(value: member[HarmonyMember.image], prefix + "Image")
+    info.sound = try fields.string(value: member[HarmonyMember.sound], prefix + "Sound")
+    info.soundDuration = try fields.integer(
+      value: member[HarmonyMember.soundDuration], prefix + "SoundDuration"
+    ).map(
       fields.document.lexeme)
   }
 }

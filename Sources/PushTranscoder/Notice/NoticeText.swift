@@ -4,47 +4,44 @@
 /// Every text is a `StaticString`, so a placeholder in a notice is a `StringSlice` of the program
 /// image: no copy, no allocation. None contains a character that JSON escapes.
 package enum NoticeText {
-  /// The language of placeholders and default titles (`--locale`).
-  package typealias Locale = MessageOptions.Locale
-
   /// `TIMLocationElem`, Easemob `loc`.
-  package static func location(_ locale: Locale) -> StringSlice {
+  package static func location(_ locale: PushLocale) -> StringSlice {
     locale == .en ? StringSlice("[Location]") : StringSlice("[位置]")
   }
   /// `TIMFaceElem`.
-  package static func face(_ locale: Locale) -> StringSlice {
+  package static func face(_ locale: PushLocale) -> StringSlice {
     locale == .en ? StringSlice("[Face]") : StringSlice("[表情]")
   }
   /// `TIMSoundElem`, Easemob `audio`.
-  package static func voice(_ locale: Locale) -> StringSlice {
+  package static func voice(_ locale: PushLocale) -> StringSlice {
     locale == .en ? StringSlice("[Voice]") : StringSlice("[语音]")
   }
   /// `TIMImageElem`, Easemob `img`.
-  package static func image(_ locale: Locale) -> StringSlice {
+  package static func image(_ locale: PushLocale) -> StringSlice {
     locale == .en ? StringSlice("[Image]") : StringSlice("[图片]")
   }
   /// `TIMFileElem`, Easemob `file`.
-  package static func file(_ locale: Locale) -> StringSlice {
+  package static func file(_ locale: PushLocale) -> StringSlice {
     locale == .en ? StringSlice("[File]") : StringSlice("[文件]")
   }
   /// `TIMVideoFileElem`, Easemob `video`.
-  package static func video(_ locale: Locale) -> StringSlice {
+  package static func video(_ locale: PushLocale) -> StringSlice {
     locale == .en ? StringSlice("[Video]") : StringSlice("[视频]")
   }
   /// `TIMRelayElem`.
-  package static func chatHistory(_ locale: Locale) -> StringSlice {
+  package static func chatHistory(_ locale: PushLocale) -> StringSlice {
     locale == .en ? StringSlice("[Chat History]") : StringSlice("[聊天记录]")
   }
   /// Easemob `custom`.
-  package static func custom(_ locale: Locale) -> StringSlice {
+  package static func custom(_ locale: PushLocale) -> StringSlice {
     locale == .en ? StringSlice("[Custom]") : StringSlice("[自定义消息]")
   }
   /// Easemob `--display banner`.
-  package static func banner(_ locale: Locale) -> StringSlice {
+  package static func banner(_ locale: PushLocale) -> StringSlice {
     locale == .en ? StringSlice("You have a new message") : StringSlice("您有一条新消息")
   }
   /// The `--default-title` default.
-  package static func defaultTitle(_ locale: Locale) -> StringSlice {
+  package static func defaultTitle(_ locale: PushLocale) -> StringSlice {
     locale == .en ? StringSlice("New message") : StringSlice("新消息")
   }
 

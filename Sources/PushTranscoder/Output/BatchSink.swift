@@ -335,7 +335,7 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
         lock.unlock()
       } catch {
         lock.lock()
-        if failure == nil { failure = Pipeline.describe(error) }
+        if failure == nil { failure = SinkError.describe(error) }
         lock.unlock()
       }
     }

@@ -46,4 +46,12 @@ package enum RejectReason: Int, CaseIterable, Sendable {
     case .tooDeep: self = .tooDeep
     }
   }
+
+  /// The reject reason of a line the line gate turned away.
+  package init(_ fault: LineFault.Kind) {
+    switch fault {
+    case .tooLong: self = .lineTooLong
+    case .json(let fault): self.init(fault)
+    }
+  }
 }

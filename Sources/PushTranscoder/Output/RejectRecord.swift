@@ -92,3 +92,33 @@ package enum Base64 {
     }
   }
 }
+
+extension ChunkOutput {
+  /// Appends one reject record where the run puts rejects: framed in the record stream
+  /// (`rejectsInline`, with the TSV columns under `--framing tsv`) or in `rejects`, one per line.
+  /// Message and directory lines, and vendor refusals, all go through here; `source` is the
+  /// output's own unless given (a directory file's lines name that file).
+  package mutating func writeReject(
+    source: SourceName? = nil, line: Int, offset: Int, forVendor: VendorID?, reason: RejectReason,
+    detail: String,
+    raw: UnsafeBufferPointer<UInt8>, inline: Bool, framing: OutputFraming
+  ) {
+    let source = source ?? self.source
+    if inline {
+      if framing == .tsv {
+        main.raw("reject\t")
+        main.integer(line)
+        main.byte(ASCII.tab)
+      }
+      RejectRecord.write(
+        source: source, line: line, offset: offset, forVendor: forVendor, reason: reason,
+        detail: detail, raw: raw, into: &main)
+      main.byte(ASCII.newline)
+    } else {
+      RejectRecord.write(
+        source: source, line: line, offset: offset, forVendor: forVendor, reason: reason,
+        detail: detail, raw: raw, into: &rejects)
+      rejects.byte(ASCII.newline)
+    }
+  }
+}

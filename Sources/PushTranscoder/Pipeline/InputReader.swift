@@ -3,19 +3,19 @@ final class InputReader: @unchecked Sendable {
   // Safe because `next()` is only called from the pipeline's reader queue.
   private let reader: ChunkReader
   private var names: [Int: SourceName] = [:]
-  /// The pieces of the current chunk not handed out yet.
+  /// The batches of the current chunk not handed out yet.
   private var pending: [WorkItem] = []
   private var pendingIndex = 0
 
   /// The most a work item covers: a chunk (`--chunk-bytes`, 4 MiB by default, read with few
-  /// system calls) goes to the workers in pieces of about 1 MiB cut at line boundaries, so that
-  /// a piece and the records rendered from it stay in a core's cache (all nine vendors write
+  /// system calls) goes to the workers in batches of about 1 MiB cut at line boundaries, so that
+  /// a batch and the records rendered from it stay in a core's cache (all nine vendors write
   /// about three times the input), and the two cores share the work in finer steps.
   static let workItemBytes = 1 << 20
 
   init(paths: [String], chunkBytes: Int, maxLineBytes: Int) throws {
     reader = ChunkReader(paths: paths, chunkBytes: chunkBytes, maxLineBytes: maxLineBytes)
-    reader.pieceBytes = Self.workItemBytes
+    reader.batchBytes = Self.workItemBytes
   }
 
   /// The total input size when every input is a regular file (for the ETA).
@@ -31,11 +31,11 @@ final class InputReader: @unchecked Sendable {
     case .chunk(let chunk):
       let source = name(chunk.sourceIndex, chunk.source)
       pending.removeAll(keepingCapacity: true)
-      for piece in chunk.pieces.dropFirst() {
-        pending.append(.lines(ChunkBatch(chunk: chunk, piece: piece, source: source)))
+      for batch in chunk.batches.dropFirst() {
+        pending.append(.lines(ChunkLineBatch(chunk: chunk, batch: batch, source: source)))
       }
       pendingIndex = 0
-      return .lines(ChunkBatch(chunk: chunk, piece: chunk.pieces[0], source: source))
+      return .lines(ChunkLineBatch(chunk: chunk, batch: chunk.batches[0], source: source))
     case .overlongLine(let line):
       return .oversized(
         source: name(line.sourceIndex, line.source), line: line.lineNumber, prefix: line.prefix,
@@ -51,15 +51,15 @@ final class InputReader: @unchecked Sendable {
   }
 }
 
-/// One piece of a `LineChunk` (which it keeps alive) with its pre-escaped source name.
-struct ChunkBatch: LineBatch {
+/// One batch of a `LineChunk` (which it keeps alive) with its pre-escaped source name.
+struct ChunkLineBatch: LineBatch {
   let chunk: LineChunk
-  let piece: LineChunk.Piece
+  let batch: LineChunk.Batch
   let source: SourceName
 
   func forEachLine(_ body: (UnsafeBufferPointer<UInt8>, Int) -> Void) {
-    chunk.forEachLine(of: piece) { line, number in body(line, number) }
+    chunk.forEachLine(of: batch) { line, number in body(line, number) }
   }
 
-  var byteCount: Int { piece.end - piece.start }
+  var byteCount: Int { batch.end - batch.start }
 }

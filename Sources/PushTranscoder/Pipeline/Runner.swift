@@ -104,11 +104,11 @@ package enum Runner {
           rejectsPath: configuration.rejectsPath)
       }
     } catch {
-      return fail(Pipeline.describe(error))
+      return fail(SinkError.describe(error))
     }
 
     // The directory first: its rejects precede every message record (SPEC 9 [6]).
-    var directory = Directory()
+    var directory = NameDirectory()
     var directoryOutput = ChunkOutput(sequence: -1, source: SourceName("-"))
     do {
       try DirectoryLoader.load(
@@ -118,7 +118,7 @@ package enum Runner {
     } catch SinkError.closedOutput {
       return ExitStatus.done
     } catch {
-      return fail(Pipeline.describe(error))
+      return fail(SinkError.describe(error))
     }
 
     let reader: InputReader
@@ -158,7 +158,7 @@ package enum Runner {
         try file.write(writer.bytes)
         try file.close()
       } catch {
-        return fail(Pipeline.describe(error))
+        return fail(SinkError.describe(error))
       }
     }
     if result.fatal != nil { return ExitStatus.fatal }

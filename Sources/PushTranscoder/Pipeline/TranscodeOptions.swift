@@ -1,20 +1,3 @@
-/// How records are framed on the stream (SPEC 6.3).
-package enum OutputFraming: String, Sendable, CaseIterable {
-  /// One record per line.
-  case ndjson
-  /// `vendor<TAB>line<TAB>record-json` per line, for Spark `TRANSFORM`, Hadoop Streaming, awk.
-  case tsv
-}
-
-/// `--locale` (SPEC 3).
-package enum PushLocale: String, Sendable, CaseIterable { case en, zh }
-
-/// `--display` (SPEC 3.2, Easemob only).
-package enum DisplayMode: String, Sendable, CaseIterable { case summary, banner }
-
-/// `--unicode` (SPEC 2.2).
-package enum UnicodeMode: String, Sendable, CaseIterable { case strict, replace }
-
 /// The options that decide what a line becomes; the output is a pure function of the input and
 /// these (SPEC 6.3).
 package struct TranscodeOptions: Sendable {

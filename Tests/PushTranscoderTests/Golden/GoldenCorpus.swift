@@ -95,7 +95,7 @@ enum GoldenCorpus {
     var options = set.options
     options.rejectsInline = false
     options.collectRecordRefs = true
-    var directory = Directory()
+    var directory = NameDirectory()
     var directoryOutput = ChunkOutput(sequence: -1, source: SourceName("-"))
     try DirectoryLoader.load(
       paths: [messagesDirectory.appendingPathComponent(directoryFile).path], into: &directory,

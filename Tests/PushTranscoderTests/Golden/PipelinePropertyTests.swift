@@ -78,7 +78,7 @@ struct PipelinePropertyTests {
     var options = TranscodeOptions()
     options.rejectsInline = false
     options.collectRecordRefs = true
-    var processor = LineProcessor(options: options, directory: Directory())
+    var processor = LineProcessor(options: options, directory: NameDirectory())
     var output = ChunkOutput(sequence: 0, source: SourceName("random"))
     var expectations: [Int: (title: String?, body: String)] = [:]
     var cuts = 0

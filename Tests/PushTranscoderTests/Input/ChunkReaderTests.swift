@@ -250,11 +250,11 @@ import Testing
   }
 }
 
-/// The pipeline hands a chunk to the workers in pieces (`ChunkReader.pieceBytes`): they must
+/// The pipeline hands a chunk to the workers in batches (`ChunkReader.batchBytes`): they must
 /// tile the chunk, end on line boundaries, number their lines as the whole chunk does, and
 /// together yield exactly the chunk's lines.
-@Suite struct ChunkPieceTests {
-  @Test func piecesTileTheChunkAtLineBoundariesWithTheChunksLineNumbers() throws {
+@Suite struct ChunkBatchTests {
+  @Test func batchesTileTheChunkAtLineBoundariesWithTheChunksLineNumbers() throws {
     let dir = TemporaryDirectory()
     // Lines of every length from 0 to 40 bytes, CRLF endings here and there, a final line
     // without a newline.
@@ -266,32 +266,32 @@ import Testing
     let path = dir.write("lines", text)
     let whole = collect(ChunkReader(paths: [path]))
     #expect(whole.chunks.count == 1)
-    for pieceBytes in [1, 2, 7, 16, 64, 100, 1 << 20] {
+    for batchBytes in [1, 2, 7, 16, 64, 100, 1 << 20] {
       let reader = ChunkReader(paths: [path])
-      reader.pieceBytes = pieceBytes
+      reader.batchBytes = batchBytes
       let chunk = try #require(collect(reader).chunks.first)
       var lines: [String] = []
       var numbers: [Int] = []
       var expectedStart = 0
-      for piece in chunk.pieces {
-        #expect(piece.start == expectedStart && piece.end > piece.start)
-        // Every piece but the last ends just after a newline.
-        if piece.end < chunk.byteCount {
-          chunk.withBytes { #expect($0[piece.end - 1] == ASCII.newline) }
+      for batch in chunk.batches {
+        #expect(batch.start == expectedStart && batch.end > batch.start)
+        // Every batch but the last ends just after a newline.
+        if batch.end < chunk.byteCount {
+          chunk.withBytes { #expect($0[batch.end - 1] == ASCII.newline) }
         }
         var first = true
-        chunk.forEachLine(of: piece) { line, number in
-          if first { #expect(number == piece.firstLine) }
+        chunk.forEachLine(of: batch) { line, number in
+          if first { #expect(number == batch.firstLine) }
           first = false
           lines.append(String(decoding: line, as: UTF8.self))
           numbers.append(number)
         }
-        expectedStart = piece.end
+        expectedStart = batch.end
       }
       #expect(expectedStart == chunk.byteCount)
-      #expect(lines == whole.texts, "pieceBytes \(pieceBytes)")
-      #expect(numbers == Array(1...whole.texts.count), "pieceBytes \(pieceBytes)")
-      if pieceBytes >= chunk.byteCount { #expect(chunk.pieces.count == 1) }
+      #expect(lines == whole.texts, "batchBytes \(batchBytes)")
+      #expect(numbers == Array(1...whole.texts.count), "batchBytes \(batchBytes)")
+      if batchBytes >= chunk.byteCount { #expect(chunk.batches.count == 1) }
     }
   }
 }

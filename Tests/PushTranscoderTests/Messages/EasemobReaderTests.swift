@@ -96,7 +96,7 @@ private func apnsExt(_ members: String) -> String { export(ext: #""em_apns_ext":
 
   @Test func explicitContentIsVerbatim() {
     let line = apnsExt(#""em_push_content":"explicit""#)
-    for display in [MessageOptions.Display.summary, .banner] {
+    for display in [DisplayMode.summary, .banner] {
       let n = read(line, options: options(display: display)).notice
       #expect(n?.body == "explicit")
       #expect(n?.untitledBody == "explicit")

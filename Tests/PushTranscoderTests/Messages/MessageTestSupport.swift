@@ -163,9 +163,9 @@ private func snapshot(_ n: Notice, _ document: JSONDocument) -> NoticeSnapshot {
 }
 
 /// A directory loaded from NDJSON lines; returns the per-line results too.
-func directory(_ lines: [String]) -> (Directory, [Directory.LineResult]) {
-  var directory = Directory()
-  var results: [Directory.LineResult] = []
+func directory(_ lines: [String]) -> (NameDirectory, [NameDirectory.LineResult]) {
+  var directory = NameDirectory()
+  var results: [NameDirectory.LineResult] = []
   var tokenizer = JSONTokenizer()
   for json in lines {
     let bytes = Array(json.utf8)
@@ -181,8 +181,8 @@ func directory(_ lines: [String]) -> (Directory, [Directory.LineResult]) {
 }
 
 func options(
-  _ lines: [String] = [], locale: MessageOptions.Locale = .en,
-  display: MessageOptions.Display = .summary, defaultTitle: String? = nil
+  _ lines: [String] = [], locale: PushLocale = .en,
+  display: DisplayMode = .summary, defaultTitle: String? = nil
 ) -> MessageOptions {
   MessageOptions(
     locale: locale, display: display, defaultTitle: defaultTitle, directory: directory(lines).0)

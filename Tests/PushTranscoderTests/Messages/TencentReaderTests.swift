@@ -394,3 +394,28 @@ private let hello = "[\(text("hello"))]"
     #expect(stats.descExtOver3KB == 2)
   }
 }
+
+/// `TencentReader` reads each member table through an enum whose cases name the table's slots:
+/// a name added to, removed from or moved in one must be in the other at the same place.
+@Suite struct TencentMemberTableTests {
+  static func names(_ table: MemberTable) -> [String] {
+    table.names.map { $0.description.lowercased() }
+  }
+
+  static func cases<Member: CaseIterable & RawRepresentable>(_: Member.Type) -> [String]
+  where Member.RawValue == Int {
+    Member.allCases.enumerated().map { index, member in
+      #expect(member.rawValue == index)
+      return "\(member)".lowercased()
+    }
+  }
+
+  @Test func everyTableMatchesItsEnum() {
+    #expect(Self.names(TencentReader.infoTable) == Self.cases(TencentReader.InfoMember.self))
+    #expect(Self.names(TencentReader.apnsTable) == Self.cases(TencentReader.APNsMember.self))
+    #expect(
+      Self.names(TencentReader.androidTable) == Self.cases(TencentReader.AndroidMember.self))
+    #expect(
+      Self.names(TencentReader.harmonyTable) == Self.cases(TencentReader.HarmonyMember.self))
+  }
+}

@@ -23,7 +23,7 @@ import Testing
   }
 
   @Test func literalsNeedNoEscaping() {
-    for locale in [MessageOptions.Locale.en, .zh] {
+    for locale in [PushLocale.en, .zh] {
       let all = [
         NoticeText.location(locale), NoticeText.face(locale), NoticeText.voice(locale),
         NoticeText.image(locale), NoticeText.file(locale), NoticeText.video(locale),

@@ -10,7 +10,8 @@ import Testing
 @Suite struct HostileShapeTests {
   /// The records (NDJSON lines) and stats of `line` rendered to `vendors`.
   static func render(
-    _ line: [UInt8], vendors: [VendorID] = VendorID.allCases, directory: Directory = Directory()
+    _ line: [UInt8], vendors: [VendorID] = VendorID.allCases,
+    directory: NameDirectory = NameDirectory()
   ) -> (records: [String], stats: RunStats) {
     var options = TranscodeOptions()
     options.vendors = vendors
@@ -218,7 +219,7 @@ import Testing
 
   @Test(arguments: [HostileShape.directoryEntries, .directoryProfileItems])
   func manyDirectoryEntriesForOneUserKeepTheLast(shape: HostileShape) {
-    var directory = Directory()
+    var directory = NameDirectory()
     var tokenizer = JSONTokenizer()
     for part in shape.line(1000).split(separator: 0x0A) {
       Array(part).withUnsafeBufferPointer { line in

@@ -39,12 +39,12 @@ import Testing
 @Suite struct LineHashingTests {
   @Test func onlyTranscodingWithVivoHashesLines() {
     var options = TranscodeOptions()
-    #expect(LineProcessor(options: options, directory: Directory()).wantsLineHashes)
+    #expect(LineProcessor(options: options, directory: NameDirectory()).wantsLineHashes)
     options.validateOnly = true
-    #expect(!LineProcessor(options: options, directory: Directory()).wantsLineHashes)
+    #expect(!LineProcessor(options: options, directory: NameDirectory()).wantsLineHashes)
     options.validateOnly = false
     options.vendors = [.apns, .fcm]
-    #expect(!LineProcessor(options: options, directory: Directory()).wantsLineHashes)
+    #expect(!LineProcessor(options: options, directory: NameDirectory()).wantsLineHashes)
   }
 }
 
@@ -89,7 +89,7 @@ import Testing
 }
 
 /// The pipeline indexes line batches on its reader thread (bounds, numbers and FNV-1a hashes,
-/// `IndexedLines`) when vivo needs the hashes; a worker given the same batch unindexed indexes
+/// `IndexedLineBatch`) when vivo needs the hashes; a worker given the same batch unindexed indexes
 /// it itself. Both must render the same bytes as the line processor fed line by line with each
 /// line's own hash.
 @Suite struct IndexedLinesTests {
@@ -137,19 +137,19 @@ import Testing
         #"{"From_Account":"x","To_Account":["p","q"],"MsgBody":[{"MsgType":"TIMTextElem","MsgContent":{"Text":"\u00e9"}}]}"#,
       ].map { Array($0.utf8) })
     let options = TranscodeOptions()
-    func worker() -> WorkerBox {
-      WorkerBox(
+    func worker() -> Worker {
+      Worker(
         queue: DispatchQueue(label: "test"),
-        processor: LineProcessor(options: options, directory: Directory()))
+        processor: LineProcessor(options: options, directory: NameDirectory()))
     }
     #expect(worker().wantsLineHashes)
-    let indexed = IndexedLines(batch)
+    let indexed = IndexedLineBatch(batch)
     #expect(indexed.numbers == Array(1...batch.storage.count))
     #expect(
       indexed.hashes == batch.storage.map { line in line.withUnsafeBufferPointer(FNV1a.hash) })
     let fromIndex = worker().process(.indexed(indexed), sequence: 0)
     let unindexed = worker().process(.lines(batch), sequence: 0)
-    var processor = LineProcessor(options: options, directory: Directory())
+    var processor = LineProcessor(options: options, directory: NameDirectory())
     var byLine = ChunkOutput(sequence: 0, source: batch.source)
     batch.forEachLine { line, number in
       processor.process(line: line, number: number, lineHash: FNV1a.hash(line), into: &byLine)
@@ -217,7 +217,7 @@ import Testing
     let log = ThreadLog()
     let next = Counter()
     let result = (pipeline ?? Pipeline(threads: threads, cores: 2)).run(
-      options: TranscodeOptions(), directory: Directory(), sink: sink
+      options: TranscodeOptions(), directory: NameDirectory(), sink: sink
     ) {
       log.note()
       let index = next.increment()

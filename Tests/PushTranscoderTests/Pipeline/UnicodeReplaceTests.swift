@@ -35,7 +35,7 @@ import Testing
     options.unicode = .replace
     options.validateOnly = true
     for (line, expected) in cases {
-      var processor = LineProcessor(options: options, directory: Directory())
+      var processor = LineProcessor(options: options, directory: NameDirectory())
       var output = ChunkOutput(sequence: 0, source: SourceName("t.ndjson"))
       line.withUnsafeBufferPointer { processor.process(line: $0, number: 1, into: &output) }
       let text = String(decoding: output.main.bytes, as: UTF8.self)

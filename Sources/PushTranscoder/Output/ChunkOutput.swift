@@ -76,7 +76,7 @@ package enum OutputBuffers {
 ///
 /// Capacities are rounded up to a power of two: the buffers asked for differ by a few bytes
 /// (chunks cut at line boundaries, batches of whole records), and a buffer sized exactly for
-/// one was often just too small for the next, so the pool filled with near misses while every
+/// one would often be just too small for the next, filling the pool with near misses while every
 /// request faulted in fresh pages. Address space is cheap; only the pages written are backed.
 final class WriterPool: Sendable {
   private let pool: BufferPool<JSONWriter>

@@ -10,7 +10,7 @@
 /// Later lines override earlier ones for the same id, including a later line without a name,
 /// which leaves the id without one (SPEC 9: later entries override earlier ones; empty names are
 /// absent). Users and groups are separate namespaces.
-package struct Directory: @unchecked Sendable {
+package struct NameDirectory: @unchecked Sendable {
   // Safe because a directory is mutated only while it is loaded, on one thread, before the run;
   // afterwards it is only read (lookups never mutate), and its arena is append-only.
 

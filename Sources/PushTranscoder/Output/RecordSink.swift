@@ -1,0 +1,31 @@
+/// Where ordered chunk outputs go: the stdout stream or the batch directory.
+package protocol RecordSink: AnyObject {
+  /// Consumes one chunk's output, in input order. Throws `SinkError` to stop the run.
+  func consume(_ output: ChunkOutput) throws
+  /// Called once after the last chunk (not after a fatal input error).
+  func finish(stats: RunStats, seconds: Double, inputBytes: Int) throws
+  /// Called instead of `finish` after a fatal input error, once the output of every line before
+  /// it is consumed: make that output usable without declaring the run complete.
+  func finishAfterInputError() throws
+}
+
+extension RecordSink {
+  /// Nothing to do by default: an incomplete run stays visibly incomplete.
+  package func finishAfterInputError() throws {}
+}
+
+/// Why a sink stopped.
+package enum SinkError: Error {
+  /// The reader of stdout went away (`| head`): stop quietly with status 0 (SPEC 6.3).
+  case closedOutput
+  /// An I/O error writing the output: a fatal error (status 1).
+  case io(String)
+}
+
+extension SinkError {
+  /// `error` phrased for people: an I/O error's own message, any other error as it prints.
+  package static func describe(_ error: Error) -> String {
+    if case SinkError.io(let message) = error { return message }
+    return "\(error)"
+  }
+}
