@@ -44,9 +44,8 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       // The Swift runtime and FoundationEssentials linked into the executable on Linux (what
-      // `swift build --static-swift-stdlib` does, made the default): start-up takes 3 ms less
-      // (no symbol binding for a dozen runtime libraries, no PLT on retain/release) and runs
-      // 1-3 % faster (docs/DECISIONS.md, BENCHMARKS.md twelfth pass).
+      // `swift build --static-swift-stdlib` does, made the default): no symbol binding for a
+      // dozen runtime libraries at start-up, no PLT on retain/release (docs/DECISIONS.md).
       linkerSettings: staticRuntime
     ),
     .executableTarget(

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Builds the libFuzzer target (the tokenizer and the whole line pipeline) and runs it on the seed
-# corpus and on every line of Corpus/messages (issue 2, part 5).
+# corpus and on every line of Corpus/messages.
 # Usage: scripts/fuzz.sh [SECONDS] [extra libFuzzer flags...]   (default 600 seconds)
 # New inputs go to .build-fuzz/corpus (git-ignored); crashes to fuzz-artifacts/.
 set -eu

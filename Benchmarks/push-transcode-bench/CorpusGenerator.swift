@@ -1,5 +1,5 @@
-/// A seeded generator of Tencent Cloud Chat message logs as NDJSON, for the benchmark (issue 2
-/// part 6; the shapes of `../shared/bench/gen_corpus.py`, written independently).
+/// A seeded generator of Tencent Cloud Chat message logs as NDJSON, for the benchmark (the
+/// shapes of `../shared/bench/gen_corpus.py`, written independently).
 ///
 /// Each line is one message as the REST API writes it (`sendmsg` / `send_group_msg` / history):
 /// one-to-one or group, 1–4 `MsgBody` elements of mixed types (text most often, then custom,

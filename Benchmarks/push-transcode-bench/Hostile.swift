@@ -1,7 +1,7 @@
 import Foundation
 import PushTranscoder
 
-/// The hostile workload (issue 21): every `HostileShape` at two sizes, the larger holding four
+/// The hostile workload: every `HostileShape` at two sizes, the larger holding four
 /// times the items of the smaller, transcoded to all nine vendors at one thread. A stage that
 /// is linear in the line's bytes shows about the same MB/s at both sizes and a time ratio near
 /// 4; a quadratic one shows a ratio near 16.

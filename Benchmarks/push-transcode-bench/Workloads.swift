@@ -20,8 +20,7 @@ enum Subset {
   case file
 }
 
-/// One measured task. Later issues add entries here (transcode to all vendors without output;
-/// full runs with none / lz4 / gzip output; N threads) next to their own baselines.
+/// One measured task (tokenize, transcode or a full run), next to its baseline when it has one.
 struct Workload {
   /// Shown in the table.
   var name: String

@@ -14,7 +14,7 @@
 // the alert's text: the push text, or a grapheme prefix of it with `…` where a budget cut it);
 // every full run's stats identical across compressions and thread counts.
 //
-// `--hostile` times instead every hostile line shape (issue 21: many keys, repeated keys, deep
+// `--hostile` times instead every hostile line shape (many keys, repeated keys, deep
 // nesting, many recipients, elements and bodies, escape runs, combining marks, wide ignored
 // arrays, directory entries) at two sizes, the larger 4x, to show growth at a glance;
 // `--hostile-bytes` sets the smaller line's size, `--hostile-shape` picks shapes by name,

@@ -1,4 +1,4 @@
-// The libFuzzer target for the JSON tokenizer (issue 2, part 5). Build and run:
+// The libFuzzer target for the JSON tokenizer and the whole line pipeline. Build and run:
 //
 //   swift build -c release --product push-transcode-fuzz --sanitize fuzzer \
 //     -Xswiftc -sanitize=fuzzer,address --scratch-path .build-fuzz

@@ -38,7 +38,7 @@ struct InputOptions: ParsableArguments {
   func validate() throws {
     guard maxLineBytes >= 1 else { throw ValidationError("--max-line-bytes must be at least 1") }
     // A chunk is one buffer per chunk in flight: a gigabyte is already more than any run
-    // needs, and far larger values overflowed the page rounding or failed to allocate.
+    // needs, and far larger values would overflow the page rounding or fail to allocate.
     guard (65536...(1 << 30)).contains(chunkBytes) else {
       throw ValidationError("--chunk-bytes must be between 65536 and 1073741824")
     }

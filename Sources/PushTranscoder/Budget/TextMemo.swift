@@ -56,8 +56,8 @@ package final class TextMemo {
   // per lookup buy nothing.
   @exclusivity(unchecked) private var entries: [Entry] = []
   /// The entries of the current line: `entries[..<liveCount]`. The others are slots of earlier
-  /// lines, kept rather than destroyed (a destroyed entry released three references, and a new
-  /// one was appended through the generic array path: 4 % of a nine-vendor render).
+  /// lines, kept rather than destroyed (a destroyed entry would release three references, and a
+  /// new one would be appended through the generic array path).
   private var liveCount = 0
   /// The slot of each live key, kept once a line has more than `linearLimit` texts (a group
   /// send's title per group): lookups stay one probe, not a search of a growing list.
@@ -242,7 +242,7 @@ package final class TextMemo {
   /// The decoded UTF-8 of at least the first `limit` scalars of `text` (all of it when the
   /// text is shorter), decoding the text once per line for the longest prefix any vendor asked
   /// for. It can be longer than `limit` scalars: it is the memo's own copy, shared rather than
-  /// trimmed (a copy per vendor cost 2 % of a 9-vendor run). The cuts use only what they need:
+  /// trimmed (trimming would copy it once per vendor). The cuts use only what they need:
   /// a cut depends on the scalars up to the one after it.
   package func decodedPrefix(_ text: PushText, scalars limit: Int) -> [UInt8] {
     guard let key = Self.key(text) else { return text.decodedPrefix(scalars: limit) }

@@ -6,8 +6,8 @@
 
 /// Page-aligned allocations for read buffers.
 ///
-/// A `read(2)` into a buffer that does not start on a page boundary ran at 0.29x the speed of
-/// `cat` on the benchmark machine, so every buffer the input layer reads into comes from here.
+/// A `read(2)` into a buffer that does not start on a page boundary is much slower than one into
+/// a page-aligned buffer, so every buffer the input layer reads into comes from here.
 /// The memory is raw and uninitialised; whoever holds the pointer gives it back with
 /// `release(_:bytes:)`, which keeps a few buffers for the next `allocate` of the same size: the
 /// reader allocates a chunk buffer on its thread and a worker releases it on another, and
@@ -26,8 +26,8 @@ enum PageAlignedMemory {
     (bytes + pageSize - 1) / pageSize * pageSize
   }
 
-  /// Free buffers kept for reuse: (size, address) pairs. At most `poolLimit` of them, so the
-  /// pool never holds more than the pipeline had in flight at its peak.
+  /// Free buffers kept for reuse: (size, address) pairs. At most the pool's `limit` of them, so
+  /// the pool never holds more than the pipeline had in flight at its peak.
   private static let pool = BufferPool<(size: Int, address: UInt)>(limit: 24)
 
   /// Allocates `bytes` (at least one page) aligned to a page boundary; traps when memory is out.
@@ -42,12 +42,11 @@ enum PageAlignedMemory {
 
   /// The huge page size. Buffers larger than this are backed by transparent huge pages when the
   /// kernel offers them (`madvise` mode): chunk buffers (4 MiB) and nine-vendor record buffers
-  /// then take one page fault per 2 MiB instead of one per 4 KiB (about a tenth of the CPU time
-  /// of a 2-thread run went to faults). A buffer of one huge page or less is not advised: it is
-  /// usually a record buffer filled to a fraction (an apns piece writes about 430 KB into
-  /// 2 MiB), and a huge page would zero all of it at the first byte written. On the benchmark
-  /// VM, whose host takes back the memory a process frees, that zeroing cost 2–4 % of a
-  /// two-thread batch run started after a pause (BENCHMARKS.md, seventh pass).
+  /// then take one page fault per 2 MiB instead of one per 4 KiB. A buffer of one huge page or
+  /// less is not advised: it is usually a record buffer filled to a fraction (one vendor's
+  /// records of a batch of lines fill a small part of 2 MiB), and a huge page would zero all of
+  /// it at the first byte written. On a VM whose host takes back freed memory, that zeroing
+  /// recurs after every pause.
   static let hugePageBytes = 2 << 20
 
   /// A new page-aligned allocation (huge-page aligned and advised above `hugePageBytes`);

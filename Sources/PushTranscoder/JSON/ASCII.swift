@@ -78,7 +78,7 @@ enum SWAR {
   /// The number of bytes of `mask` whose bit 7 is set, for a mask with no other bit set (what
   /// the byte-class tests produce). A shift and a multiply sum the bytes into the top one (at
   /// most 8, so nothing carries out), where `nonzeroBitCount` compiles, for the baseline x86-64
-  /// target (no POPCNT), to a dozen instructions.
+  /// target (no POPCNT), to a long bit-twiddling sequence.
   @inline(__always)
   static func countHighBits(_ mask: UInt64) -> Int {
     // Safe because the multiply's wrap only drops partial sums above the top byte, as intended.

@@ -12,7 +12,7 @@ extension Array where Element == UInt8 {
   /// many it wrote. They are written into temporary storage (on the stack when small) and
   /// copied out: `init(unsafeUninitializedCapacity:)` and `init(repeating:count:)` reach an
   /// unspecialized allocation in the standard library that looks the storage type up at run
-  /// time on every call (some 550 instructions), which costs more than the copy.
+  /// time on every call, which costs more than the copy.
   @inline(__always)
   static func filled(capacity: Int, _ fill: (UnsafeMutablePointer<UInt8>) -> Int) -> [UInt8] {
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Swift.max(capacity, 1)) { scratch in

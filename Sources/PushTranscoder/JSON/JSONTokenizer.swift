@@ -6,7 +6,7 @@
 ///
 /// One pass over the line, no allocation per token: the tape and the container stack keep their
 /// capacity from line to line. They live in raw storage that the tokenizer owns (`TapeStorage`)
-/// and are written through pointers held in the struct (an `Array.append` per token cost a
+/// and are written through pointers held in the struct (an `Array.append` per token would cost a
 /// uniqueness check and a capacity check through the array header on the hottest path).
 /// Strings are recorded as ranges plus a has-escapes flag; escapes are checked here (including
 /// `\u` surrogate pairing) but decoded only when a reader needs the value.
@@ -15,7 +15,7 @@
 /// that also checks UTF-8 inside strings (outside them any non-ASCII byte is a syntax error),
 /// with strings scanned 16 bytes at a time (`TokenizerScan`). It builds no errors: on anything
 /// unusual it gives the line to the reference tokenizer (`parseReference`, after the whole-line
-/// UTF-8 check in `parse`), which decides it exactly as the only tokenizer did before. For
+/// UTF-8 check in `parse`), which decides it, faults and offsets included. For
 /// lines both accept they build the same tape (`TokenizerFastPathTests` checks this).
 ///
 /// Fault precedence (SPEC 9): invalid UTF-8 anywhere in the line wins (offset of its first bad
@@ -98,7 +98,7 @@ package struct JSONTokenizer {
   ///
   /// False when anything is unusual: a fault of any kind, a lone surrogate escape, nesting
   /// deeper than `maxDepth`. The caller then runs the reference tokenizer, which decides the
-  /// line (and builds the error) exactly as before; for accepted lines both build the same tape.
+  /// line (and builds the error); for accepted lines both build the same tape.
   /// Room for the whole tape and stack is reserved up front (every token starts at a byte of
   /// its own, every open container at a bracket), so appends check no capacity.
   private mutating func parseFast(_ base: UnsafePointer<UInt8>, _ count: Int) -> Bool {

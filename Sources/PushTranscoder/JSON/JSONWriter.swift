@@ -187,7 +187,7 @@ package struct JSONWriter: @unchecked Sendable {
   /// up to 64 bytes with 16-byte moves instead of a call to memcpy. Kept apart from `raw`, whose
   /// every call site would otherwise grow and stop being inlined.
   @inline(__always)
-  mutating func rawMedium(_ buffer: UnsafeBufferPointer<UInt8>) {
+  mutating func rawHeadPart(_ buffer: UnsafeBufferPointer<UInt8>) {
     let n = buffer.count
     guard n > 16 && n <= 64 else { return raw(buffer) }
     // Safe because `reserve` made room for `n` bytes and `buffer` holds `n` (17 to 64) bytes:

@@ -4,7 +4,7 @@
 /// Invariant: `pointer ..< pointer + count` is valid UTF-8 JSON string content. When
 /// `hasEscapes` is false it contains no `"`, no `\` and no control byte, so it is already
 /// canonical JSON (SPEC 4) and is copied to the output as is; when true it must be decoded and
-/// re-escaped (the slow path, `JSONWriter.writeStringContent`).
+/// re-escaped (the slow path, `JSONWriter.stringContent`).
 ///
 /// A slice never owns memory. It is valid only while the owner of its bytes is: the chunk that
 /// holds the line (for the duration of that line's rendering), the `NameDirectory` (for the run), or

@@ -1,4 +1,4 @@
-/// Input lines shaped to expose work that grows faster than the line (issue 21): every stage
+/// Input lines shaped to expose work that grows faster than the line: every stage
 /// must cost time linear in a line's bytes, whatever its shape. The bench times each shape at
 /// two sizes (`push-transcode-bench --hostile`) and the tests check what each shape produces,
 /// so both use these generators.

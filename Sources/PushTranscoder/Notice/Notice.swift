@@ -214,7 +214,7 @@ package struct Notice {
 
   /// Makes this notice equal to `Notice(dialect:body: [], untitledBody: [], fallbackTitle:
   /// lineHash: 0)`, but keeps the storage of its arrays: the pipeline reads line after line
-  /// into one notice, and a fresh notice per line cost four or five array allocations and frees
+  /// into one notice, and a fresh notice per line would cost four or five array allocations and frees
   /// per line. Fields are reset one by one (a whole new value would also destroy the old one);
   /// `NoticeRecycleTests` checks the result against a fresh notice, field by field, so a field
   /// added here without a reset fails it.
@@ -258,7 +258,7 @@ package struct Notice {
       return
     }
     // One element at a time: these hold a few slices, and `removeAll(keepingCapacity:)` is a
-    // generic range replacement (about 80 instructions even for one element).
+    // generic range replacement (far more work than removing one element).
     while !array.isEmpty { array.removeLast() }
   }
 }

@@ -16,13 +16,13 @@
 ///   every later step (copy, scalar count, cut) takes the fast path;
 /// - otherwise (canonical escapes such as `\"` or `\n` remain), the arena copy is still escaped
 ///   JSON content that decodes to the same text, so the slice is replaced by it, marked
-///   `rawIsCanonical`: writers copy it as it is, readers decode it as before.
+///   `rawIsCanonical`: writers copy it as it is, readers decode it as they would the raw text.
 ///
 /// Invariant: a canonical form is never longer than its raw text, and a slice is rewritten
 /// only where the arena has room for its raw length; when it has not, a new arena takes over
 /// and the full one is kept in `retired` until the next `prepare`. No arena moves while the
 /// line is rendered, so the rewritten slices stay valid until then. (One walk over the notice:
-/// a first walk to add up the escaped lengths cost as much as the rewrites of a typical line.)
+/// a first walk to add up the escaped lengths would cost as much as the rewrites of a typical line.)
 struct NoticeCanonicalizer {
   private var arena = JSONWriter(capacity: Self.arenaBytes)
   /// Full arenas of the current line, kept alive for the slices that point into them.

@@ -4,7 +4,7 @@ import CDeflate
 /// batch's uncompressed content (SPEC 6.8).
 ///
 /// Computed by libdeflate's `libdeflate_crc32`, which folds with PCLMULQDQ where the CPU has it
-/// (as fast as the hand-written fold it replaced, docs/DECISIONS.md) and takes a `size_t`
+/// (docs/DECISIONS.md) and takes a `size_t`
 /// length. gzip batch files get theirs from the trailer libdeflate writes (`GzipFileCompressor`).
 package struct CRC32: Sendable, Equatable {
   /// The checksum of everything fed so far (0 for nothing).

@@ -110,8 +110,8 @@ package final class LZ4FrameCompressor: @unchecked Sendable {
   ///
   /// `contentChecksum: false` leaves out the frame's xxHash-32 of the content (the frame is
   /// still standard; `lz4 -t` checks its structure and blocks): for batch files, whose content
-  /// the manifest's CRC-32 already covers. Hashing the content twice cost 4 % of a 2-thread lz4
-  /// batch run.
+  /// the manifest's CRC-32 already covers: hashing the content twice would only repeat that
+  /// check.
   package static func compress(
     _ bytes: UnsafeBufferPointer<UInt8>, level: Int = defaultLevel, contentChecksum: Bool = true,
     into output: inout JSONWriter

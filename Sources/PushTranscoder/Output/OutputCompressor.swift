@@ -64,8 +64,8 @@ struct OutputCompressor {
 ///
 /// Members are cut by content size alone, never by how the chunks arrive, so the bytes are a
 /// function of the content and the level (SPEC 7). libdeflate at the same level compresses the
-/// stream's records about 1.6 times as fast as zlib's streaming deflate at about the same ratio
-/// (BENCHMARKS.md); a member restarts the 32 KiB window once per MiB, which costs little.
+/// stream's records faster than zlib's streaming deflate at about the same ratio; a member
+/// restarts the 32 KiB window once per MiB, which costs little.
 final class GzipMemberStream {
   /// The uncompressed bytes of every member but the last.
   static let memberBytes = 1 << 20

@@ -10,7 +10,7 @@
 /// Why: on ext4 without a journal (the benchmark machines' root file system), allocating an
 /// inode skips every free inode deleted in the last minutes, reading its inode table block for
 /// each. A run that deletes the old run's few hundred batches and then creates as many new ones
-/// spent a fifth of its CPU time in that scan (`recently_deleted`), more with every `--force`
+/// spent much of its CPU time in that scan (`recently_deleted`), more with every `--force`
 /// rerun. A reused inode is never freed, so nothing is "recently deleted".
 ///
 /// How: the old vendor folders are moved (one `rename` each) into `DIR/.replaced/`, so `DIR`
@@ -20,7 +20,7 @@
 /// with `.replaced/`, before the manifest is written. Writing over the old bytes instead of
 /// truncating them keeps the file's blocks: on ext4 an `O_TRUNC` open frees them (with a
 /// discard on a `discard` mount) and makes `close` start the write-back at once
-/// (`auto_da_alloc`), 3 % of the CPU of a 2-thread lz4 batch run. Only writable regular files
+/// (`auto_da_alloc`). Only writable regular files
 /// with a single link are reused: overwriting a file that is also linked elsewhere would destroy
 /// that copy (and a file that cannot be opened is replaced by a new one, as without reuse).
 ///

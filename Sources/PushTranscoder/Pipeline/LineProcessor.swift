@@ -170,9 +170,9 @@ package struct LineProcessor {
         notice, context.document, vendor: id, part: 1, parts: 1, perRecord: 1, number: number,
         &output)
     } else {
-      output.main.rawMedium(prefix)
+      output.main.rawHeadPart(prefix)
       output.main.raw(id.staticName)
-      output.main.rawMedium(tail)
+      output.main.rawHeadPart(tail)
     }
     var effects = RenderEffects()
     if let refusal = vendor.renderPayload(

@@ -1,11 +1,5 @@
 import Dispatch
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The progress line on stderr (SPEC 6.4): bytes, lines, MB/s, and an ETA when the input size is
 /// known. Redrawn at most a few times a second by the writer thread; cleared at the end.
 package final class Progress: @unchecked Sendable {
@@ -45,32 +39,5 @@ package final class Progress: @unchecked Sendable {
 
   func finish() {
     if drawn { FileDescriptorWriter.writeAll(2, Array("\r\u{1B}[K".utf8)) }
-  }
-}
-
-/// `write(2)` loops (Glibc's `stdout` global is unavailable in Swift 6 mode).
-package enum FileDescriptorWriter {
-  /// Writes everything or returns the errno of the failure.
-  @discardableResult
-  package static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
-    bytes.withUnsafeBufferPointer { writeAll(fd, $0) }
-  }
-
-  /// Writes everything or returns the errno of the failure.
-  @discardableResult
-  package static func writeAll(_ fd: Int32, _ buffer: UnsafeBufferPointer<UInt8>) -> Int32? {
-    guard var pointer = buffer.baseAddress else { return nil }
-    var left = buffer.count
-    while left > 0 {
-      let written = write(fd, pointer, left)
-      if written < 0 {
-        if errno == EINTR { continue }
-        return errno
-      }
-      // Safe because 0 <= written <= left.
-      pointer += written
-      left -= written
-    }
-    return nil
   }
 }

@@ -74,8 +74,8 @@ package enum Runner {
   /// and returns the exit status.
   package static func run(_ configuration: RunConfiguration) -> Int32 {
     // Chunk and output buffers are megabytes each and are allocated on whichever Dispatch
-    // thread runs a worker; glibc would otherwise cache freed ones per thread arena (RSS grew
-    // with the input: 590 MB for 1 GB). A fixed mmap threshold returns them to the system.
+    // thread runs a worker; glibc would otherwise cache freed ones per thread arena (RSS would
+    // grow with the input). A fixed mmap threshold returns them to the system.
     MallocTuning.returnLargeBuffersToTheSystem()
     signal(SIGPIPE, SIG_IGN)
     // Past a file-size limit (`ulimit -f`) write(2) then fails with EFBIG, which becomes a clear
