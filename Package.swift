@@ -58,6 +58,12 @@ let package = Package(
       name: "push-transcode-fuzz",
       dependencies: ["PushTranscoder"]
     ),
+    // The README's library example, built with the package and run by `LibraryExampleTests`.
+    .executableTarget(
+      name: "transcode-one-line",
+      dependencies: ["PushTranscoder"],
+      path: "Examples/transcode-one-line"
+    ),
     .testTarget(name: "PushTranscoderTests", dependencies: ["PushTranscoder"]),
     .testTarget(name: "CLITests", dependencies: ["PushTranscoder"]),
   ]
