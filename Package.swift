@@ -35,12 +35,12 @@ let package = Package(
     .systemLibrary(name: "CMalloc"),
     .target(
       name: "PushTranscoder",
-      dependencies: ["CZlib", "CLZ4", "CDeflate", "CMalloc"]
+      dependencies: ["CZlib", "CLZ4", "CDeflate"]
     ),
     .executableTarget(
       name: "push-transcode",
       dependencies: [
-        "PushTranscoder",
+        "PushTranscoder", "CMalloc",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       // The Swift runtime and FoundationEssentials linked into the executable on Linux (what
@@ -50,12 +50,18 @@ let package = Package(
     ),
     .executableTarget(
       name: "push-transcode-bench",
-      dependencies: ["PushTranscoder"],
+      dependencies: ["PushTranscoder", "CMalloc"],
       path: "Benchmarks/push-transcode-bench"
     ),
     .executableTarget(
       name: "push-transcode-fuzz",
       dependencies: ["PushTranscoder"]
+    ),
+    // The README's library example, built with the package and run by `LibraryExampleTests`.
+    .executableTarget(
+      name: "transcode-one-line",
+      dependencies: ["PushTranscoder"],
+      path: "Examples/transcode-one-line"
     ),
     .testTarget(name: "PushTranscoderTests", dependencies: ["PushTranscoder"]),
     .testTarget(name: "CLITests", dependencies: ["PushTranscoder"]),

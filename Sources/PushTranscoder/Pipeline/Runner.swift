@@ -6,7 +6,6 @@ import Dispatch
   import Foundation
 #endif
 #if canImport(Glibc)
-  import CMalloc
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
@@ -48,6 +47,9 @@ package struct RunConfiguration: Sendable {
   package var sync = true
   /// `--progress`: whether the progress line shows on stderr.
   package var progress: ProgressMode = .auto
+  /// The descriptor the stream (`output == "-"`) goes to: stdout unless a library caller
+  /// names another.
+  package var streamDescriptor: Int32 = 1
 
   /// The defaults of SPEC 6.7: stdin to stdout, every vendor, all cores.
   package init() {}
@@ -68,19 +70,28 @@ package enum ExitStatus {
   package static let usage: Int32 = 64
 }
 
+/// How a run ended: its exit status, its counts once the inputs were read, and its fatal error.
+package struct RunReport: Sendable {
+  /// The exit status (SPEC 6.5).
+  package var status: Int32
+  /// The run's counts (the directory's included); nil when the run stopped before its inputs
+  /// were read, or when stdout was closed early.
+  package var stats: RunStats? = nil
+  /// The fatal error, phrased for people, as the summary on stderr names it.
+  package var error: String? = nil
+}
+
 /// Runs a configured job end to end and returns its exit status.
 package enum Runner {
   /// Loads the directory, transcodes every input into the sink, writes the summary and stats,
   /// and returns the exit status.
   package static func run(_ configuration: RunConfiguration) -> Int32 {
-    // Chunk and output buffers are megabytes each and are allocated on whichever Dispatch
-    // thread runs a worker; glibc would otherwise cache freed ones per thread arena (RSS would
-    // grow with the input). A fixed mmap threshold returns them to the system.
-    MallocTuning.returnLargeBuffersToTheSystem()
-    signal(SIGPIPE, SIG_IGN)
-    // Past a file-size limit (`ulimit -f`) write(2) then fails with EFBIG, which becomes a clear
-    // fatal error instead of a silent death by SIGXFSZ.
-    signal(SIGXFSZ, SIG_IGN)
+    execute(configuration).status
+  }
+
+  /// `run`, reporting the stats and the fatal error beside the exit status (the library's
+  /// `TranscodeJob`).
+  package static func execute(_ configuration: RunConfiguration) -> RunReport {
     var configuration = configuration
     let batchMode = configuration.output != "-" && !configuration.options.validateOnly
     // Batch mode routes records by `RecordRef`, which covers payload records only, so its
@@ -100,7 +111,8 @@ package enum Runner {
           sync: configuration.sync)
       } else {
         sink = try StreamSink(
-          compression: configuration.compression, level: configuration.level,
+          fd: configuration.streamDescriptor, compression: configuration.compression,
+          level: configuration.level,
           rejectsPath: configuration.rejectsPath)
       }
     } catch {
@@ -116,7 +128,7 @@ package enum Runner {
         chunkBytes: configuration.chunkBytes, output: &directoryOutput)
       try sink.consume(directoryOutput)
     } catch SinkError.closedOutput {
-      return ExitStatus.done
+      return RunReport(status: ExitStatus.done)
     } catch {
       return fail(SinkError.describe(error))
     }
@@ -142,7 +154,7 @@ package enum Runner {
       initialStats: directoryOutput.stats, progress: progress
     ) { try reader.next() }
 
-    if result.closedOutput { return ExitStatus.done }
+    if result.closedOutput { return RunReport(status: ExitStatus.done) }
     var summary =
       configuration.options.validateOnly
       ? result.stats.validationSummary(seconds: result.seconds, inputBytes: result.inputBytes)
@@ -161,19 +173,20 @@ package enum Runner {
         return fail(SinkError.describe(error))
       }
     }
-    if result.fatal != nil { return ExitStatus.fatal }
-    if configuration.options.validateOnly {
-      return result.stats.rejectedLines > 0 ? ExitStatus.tooManyRejects : ExitStatus.done
+    var report = RunReport(status: ExitStatus.done, stats: result.stats, error: result.fatal)
+    if result.fatal != nil {
+      report.status = ExitStatus.fatal
+    } else if configuration.options.validateOnly {
+      if result.stats.rejectedLines > 0 { report.status = ExitStatus.tooManyRejects }
+    } else if let maxRejects = configuration.maxRejects, result.stats.rejectedLines > maxRejects {
+      report.status = ExitStatus.tooManyRejects
     }
-    if let maxRejects = configuration.maxRejects, result.stats.rejectedLines > maxRejects {
-      return ExitStatus.tooManyRejects
-    }
-    return ExitStatus.done
+    return report
   }
 
-  private static func fail(_ message: String) -> Int32 {
+  private static func fail(_ message: String) -> RunReport {
     FileDescriptorWriter.writeAll(2, Array("push-transcode: error: \(message)\n".utf8))
-    return ExitStatus.fatal
+    return RunReport(status: ExitStatus.fatal, error: message)
   }
 
   /// The options recorded in the manifest: those that shape the output.
@@ -240,18 +253,5 @@ package enum Runner {
     }
     writer.byte(ASCII.closeBrace)
     return writer.bytes
-  }
-}
-
-/// glibc's `mallopt`, through the `CMalloc` module (`<malloc.h>`, which the Glibc module leaves
-/// out).
-enum MallocTuning {
-  /// Allocations of 1 MiB and more use `mmap` and go back to the system when freed; setting
-  /// the threshold also turns off glibc's dynamic threshold, which otherwise lets freed chunk
-  /// buffers pile up in per-thread arenas.
-  static func returnLargeBuffersToTheSystem() {
-    #if canImport(Glibc)
-      _ = mallopt(M_MMAP_THRESHOLD, 1 << 20)
-    #endif
   }
 }

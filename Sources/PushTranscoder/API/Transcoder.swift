@@ -1,0 +1,124 @@
+/// Transcodes lines in the calling thread: one line, or a buffer of lines, into the records the
+/// command would write for them, in the same order and byte for byte.
+///
+/// A transcoder reads one source: lines are numbered from 1 in the order they are given, and
+/// records name `source`. It keeps scratch buffers between lines (the tokenizer's tape, the
+/// record buffer), so it is a class with one owner; use one per thread. No process-wide state
+/// is touched.
+///
+/// ```swift
+/// let transcoder = try Transcoder(options: TranscoderOptions(vendors: [Vendor(name: "fcm")!]))
+/// for record in transcoder.transcode(line: #"{"To_Account":"bob","MsgBody":[…]}"#) {
+///   print(record.text)
+/// }
+/// ```
+public final class Transcoder {
+  /// The options every line is transcoded with.
+  public let options: TranscoderOptions
+  /// The source name records carry (`-` for stdin, as the command names it).
+  public let source: String
+  /// The number the next line gets.
+  public private(set) var nextLineNumber = 1
+
+  private var processor: LineProcessor
+  private var output: ChunkOutput
+  /// Reads reject records back into `LineReject` values.
+  private var rejectReader = JSONTokenizer()
+
+  /// A transcoder for lines of `source`; throws `TranscodeError.invalidOption` when an option
+  /// is out of range.
+  public init(options: TranscoderOptions = TranscoderOptions(), source: String = "-")
+    throws(TranscodeError)
+  {
+    var transcodeOptions = try options.transcodeOptions()
+    // Rejects travel with the records, in their place, and every payload record's vendor and
+    // end is noted: together they split the record buffer into typed records.
+    transcodeOptions.rejectsInline = true
+    transcodeOptions.collectRecordRefs = true
+    self.options = options
+    self.source = source
+    self.processor = LineProcessor(options: transcodeOptions, directory: NameDirectory())
+    self.output = ChunkOutput(sequence: 0, source: SourceName(source))
+  }
+
+  /// The counts of every line transcoded so far (SPEC 6.4, 6.8).
+  public var stats: TranscodeStats { TranscodeStats(output.stats) }
+
+  /// The records of one line (UTF-8, without its terminator): one payload record per selected
+  /// vendor (more when recipients split), or reject records, or none for a blank or skipped
+  /// line. A UTF-8 byte-order mark before the first line is skipped, as the command skips one
+  /// at the start of each input (SPEC 9 [2.1]).
+  public func transcode(line: String) -> [TranscodedRecord] {
+    var line = line
+    return line.withUTF8 { transcode(line: $0) }
+  }
+
+  /// The records of one line given as bytes, without its terminator (see `transcode(line:)`
+  /// for strings).
+  public func transcode(line: [UInt8]) -> [TranscodedRecord] {
+    line.withUnsafeBufferPointer { transcode(line: $0) }
+  }
+
+  /// The records of every line in `lines`, in order: lines end at `\n` (one `\r` before it
+  /// belongs to the ending), and the last line may end without one, as in an input file.
+  public func transcode(lines: [UInt8]) -> [TranscodedRecord] {
+    guard !lines.isEmpty else { return [] }
+    let chunk = lines.withUnsafeBytes { bytes in
+      // Safe because `bytes` is not empty (checked above), so it has a base address; the
+      // chunk takes a copy in memory it owns.
+      let memory = PageAlignedMemory.allocate(bytes.count)
+      memory.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+      let newlines = NewlineScan.count(bytes.baseAddress!, bytes.count)
+      return LineChunk(
+        allocation: memory, allocationBytes: max(bytes.count, PageAlignedMemory.pageSize),
+        start: 0, byteCount: bytes.count, sequence: 0, sourceIndex: 0, source: source,
+        firstLine: nextLineNumber,
+        sourceOffset: 0, lineCount: newlines + (lines.last == ASCII.newline ? 0 : 1),
+        maxLineBytes: options.maxLineBytes)
+    }
+    var records: [TranscodedRecord] = []
+    chunk.forEachLine { line, _ in records += transcode(line: line) }
+    return records
+  }
+
+  /// The UTF-8 encoding of U+FEFF.
+  private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+  /// Processes one line and splits what it wrote into records.
+  private func transcode(line: UnsafeBufferPointer<UInt8>) -> [TranscodedRecord] {
+    let number = nextLineNumber
+    nextLineNumber += 1
+    var line = line
+    if number == 1, line.starts(with: Self.byteOrderMark) {
+      // Safe because the line starts with the mark's three bytes.
+      line = UnsafeBufferPointer(rebasing: line[3...])
+    }
+    output.main.removeAll()
+    output.refs.removeAll(keepingCapacity: true)
+    processor.process(line: line, number: number, into: &output)
+    var records: [TranscodedRecord] = []
+    let written = output.main.buffer
+    var start = 0
+    var refIndex = 0
+    // Every record is one line of JSON (its strings escape newlines); a payload record ends
+    // where its `RecordRef` says, anything else between is a reject record.
+    while start < written.count {
+      var end = start
+      while written[end] != ASCII.newline { end += 1 }
+      // Safe because `start ..< end` lies within the written bytes (`end` stops at a newline).
+      let record = UnsafeBufferPointer(rebasing: written[start..<end])
+      let kind: TranscodedRecord.Kind
+      if refIndex < output.refs.count, Int(output.refs[refIndex].end) == end + 1,
+        let id = VendorID(rawValue: Int(output.refs[refIndex].vendor))
+      {
+        kind = .payload(Vendor(id))
+        refIndex += 1
+      } else {
+        kind = .reject(LineReject(record: record, tokenizer: &rejectReader))
+      }
+      records.append(TranscodedRecord(kind: kind, line: number, json: Array(record)))
+      start = end + 1
+    }
+    return records
+  }
+}
