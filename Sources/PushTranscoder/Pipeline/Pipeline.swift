@@ -1,10 +1,5 @@
 import Dispatch
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Glibc
 
 /// A unit of work the reader hands to the workers, in input order.
 package enum WorkItem: Sendable {

@@ -1,10 +1,5 @@
 import Dispatch
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Glibc
 
 /// The progress line on stderr (SPEC 6.4): bytes, lines, MB/s, and an ETA when the input size is
 /// known. Redrawn at most a few times a second by the writer thread; cleared at the end.

@@ -1,16 +1,7 @@
+import CMalloc
 import Dispatch
-
-#if canImport(FoundationEssentials)
-  import FoundationEssentials  // ProcessInfo only; ArgumentParser loads it anyway
-#else
-  import Foundation
-#endif
-#if canImport(Glibc)
-  import CMalloc
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import FoundationEssentials  // ProcessInfo only; ArgumentParser loads it anyway
+import Glibc
 
 /// `--progress` (SPEC 6.4).
 package enum ProgressMode: String, Sendable, CaseIterable { case auto, always, never }
@@ -250,8 +241,6 @@ enum MallocTuning {
   /// the threshold also turns off glibc's dynamic threshold, which otherwise lets freed chunk
   /// buffers pile up in per-thread arenas.
   static func returnLargeBuffersToTheSystem() {
-    #if canImport(Glibc)
-      _ = mallopt(M_MMAP_THRESHOLD, 1 << 20)
-    #endif
+    _ = mallopt(M_MMAP_THRESHOLD, 1 << 20)
   }
 }
