@@ -10,18 +10,17 @@ import Glibc
 /// `count`, write a candidate payload, measure it, and roll back to try a cut body.
 ///
 /// Copies: a writer is a value whose copies share one buffer until one of them starts writing.
-/// The rule is that writing starts with `beginWriting()` (or `removeAll()`, which calls it,
-/// or `replace`), which moves a shared buffer to one of this copy's own (copy-on-write); so
-/// two copies that each begin writing never overwrite each other's bytes, and the bytes a copy
-/// saw stay valid for it (the buffer lives as long as any copy). The check is per write session,
-/// not per append, because a per-append uniqueness check is a runtime call on every append
-/// (docs/DECISIONS.md). Debug builds (the tests) check every append and stop on a write to a
-/// shared buffer, so a missing `beginWriting()` is found there. The pipeline moves writers
-/// from stage to stage and recycles them through `removeAll()`, so the check finds the buffer
-/// unique and copies nothing.
+/// The rule is that a writer that may have been copied starts writing with `beginWriting()`
+/// (`replace` calls it), which moves a shared buffer to one of this copy's own (copy-on-write);
+/// so two copies that each begin writing never overwrite each other's bytes, and the bytes a
+/// copy saw stay valid for it (the buffer lives as long as any copy). The check is per write
+/// session, not per append, because a per-append uniqueness check is a runtime call on every
+/// append (docs/DECISIONS.md). Debug builds (the tests) check every append and stop on a write
+/// to a shared buffer, so a missing `beginWriting()` is found there. A new writer is unique;
+/// a recycled one begins writing when the buffer pool hands it out (`OutputBuffers`).
 package struct JSONWriter: @unchecked Sendable {
-  // Safe because writing starts with `beginWriting()` (the rule above, checked in debug
-  // builds), so copies on two threads never write one buffer, and a buffer is freed only when
+  // Safe because a copied writer starts writing with `beginWriting()` (the rule above,
+  // checked in debug builds), so copies on two threads never write one buffer, and a buffer is freed only when
   // the last copy is gone.
 
   /// Owns the buffer: frees it when the last writer that uses it is gone.
@@ -130,7 +129,6 @@ package struct JSONWriter: @unchecked Sendable {
   @inline(__always)
   package mutating func removeAll() {
     count = 0
-    beginWriting()
   }
 
   /// Replaces the bytes in `range` (within the written bytes) by `replacement`.

@@ -76,8 +76,8 @@ struct JSONWriterTests {
   }
 }
 
-/// A writer is a value: two copies that go on writing (each starting with `beginWriting()`,
-/// or `removeAll()`) each keep their own bytes.
+/// A writer is a value: two copies that go on writing (each starting with `beginWriting()`)
+/// each keep their own bytes.
 @Suite("JSONWriter copies")
 struct JSONWriterCopyTests {
   @Test func twoCopiesWritingAfterTheCopyEachSeeTheirOwnBytes() {
@@ -97,6 +97,7 @@ struct JSONWriterCopyTests {
     original.raw("[1,2,3]")
     let snapshot = original
     original.removeAll()
+    original.beginWriting()
     original.raw("[9,9,9]")
     #expect(String(decoding: snapshot.bytes, as: UTF8.self) == "[1,2,3]")
     #expect(String(decoding: original.bytes, as: UTF8.self) == "[9,9,9]")
