@@ -23,7 +23,9 @@ let package = Package(
     .executable(name: "push-transcode-fuzz", targets: ["push-transcode-fuzz"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    // `FileDescriptor`, `FilePath`, `Errno`, `Stat` for the output file layer.
+    .package(url: "https://github.com/apple/swift-system", from: "1.8.0"),
   ],
   targets: [
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -35,7 +37,10 @@ let package = Package(
     .systemLibrary(name: "CMalloc"),
     .target(
       name: "PushTranscoder",
-      dependencies: ["CZlib", "CLZ4", "CDeflate"]
+      dependencies: [
+        "CZlib", "CLZ4", "CDeflate",
+        .product(name: "SystemPackage", package: "swift-system"),
+      ]
     ),
     .executableTarget(
       name: "push-transcode",
@@ -63,7 +68,11 @@ let package = Package(
       dependencies: ["PushTranscoder"],
       path: "Examples/transcode-one-line"
     ),
-    .testTarget(name: "PushTranscoderTests", dependencies: ["PushTranscoder"]),
+    .testTarget(
+      name: "PushTranscoderTests",
+      dependencies: [
+        "PushTranscoder", .product(name: "SystemPackage", package: "swift-system"),
+      ]),
     .testTarget(name: "CLITests", dependencies: ["PushTranscoder"]),
   ]
 )

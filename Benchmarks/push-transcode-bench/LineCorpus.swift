@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Glibc
 
 /// An NDJSON corpus held in memory: its bytes and the byte range of each non-blank line
 /// (terminator and one `\r` before it excluded, as the framing does; SPEC 2.1).

@@ -1,11 +1,6 @@
 import Foundation
+import Glibc
 import PushTranscoder
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// Transcode workloads (SPEC 8): the library's `LineProcessor` on in-memory lines, without
 /// output; and full runs through `Runner.run` from a corpus file to a batch directory.

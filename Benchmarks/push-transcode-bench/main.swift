@@ -26,9 +26,7 @@
 import Foundation
 import PushTranscoder
 
-#if canImport(Glibc)
-  import CMalloc
-#endif
+import CMalloc
 
 struct Options {
   var sizeMB = 64.0
@@ -112,9 +110,7 @@ struct Row {
 
 // The full runs measure the command's process: the allocator tuned as `push-transcode` tunes it
 // (`ProcessSettings` in the CLI; the library leaves the process's settings alone).
-#if canImport(Glibc)
-  _ = mallopt(M_MMAP_THRESHOLD, 1 << 20)
-#endif
+_ = mallopt(M_MMAP_THRESHOLD, 1 << 20)
 let options = Options(CommandLine.arguments)
 if options.hostile {
   HostileBench.run(

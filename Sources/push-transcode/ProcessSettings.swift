@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-  import CMalloc
-  import Glibc
-#endif
+import CMalloc
+import Glibc
 
 /// The process-wide settings the command sets before a run. They belong to the executable, not
 /// to the library: a program that links `PushTranscoder` keeps its own signal dispositions and
@@ -9,19 +7,17 @@
 enum ProcessSettings {
   /// Applies every setting; called once, first thing in `main`.
   static func apply() {
-    #if canImport(Glibc)
-      // Chunk and output buffers are megabytes each and are allocated on whichever Dispatch
-      // thread runs a worker; glibc would otherwise cache freed ones per thread arena, and the
-      // resident memory would grow with the input. Allocations of 1 MiB and more then use
-      // `mmap` and go back to the system when freed; setting the threshold also turns off
-      // glibc's dynamic threshold.
-      _ = mallopt(M_MMAP_THRESHOLD, 1 << 20)
-      // A closed stdout (`| head`) makes write(2) fail with EPIPE, which ends the run quietly
-      // with status 0 (SPEC 6.3), instead of killing the process with SIGPIPE.
-      signal(SIGPIPE, SIG_IGN)
-      // Past a file-size limit (`ulimit -f`) write(2) fails with EFBIG, which becomes a clear
-      // fatal error instead of a silent death by SIGXFSZ.
-      signal(SIGXFSZ, SIG_IGN)
-    #endif
+    // Chunk and output buffers are megabytes each and are allocated on whichever Dispatch
+    // thread runs a worker; glibc would otherwise cache freed ones per thread arena, and the
+    // resident memory would grow with the input. Allocations of 1 MiB and more then use
+    // `mmap` and go back to the system when freed; setting the threshold also turns off
+    // glibc's dynamic threshold.
+    _ = mallopt(M_MMAP_THRESHOLD, 1 << 20)
+    // A closed stdout (`| head`) makes write(2) fail with EPIPE, which ends the run quietly
+    // with status 0 (SPEC 6.3), instead of killing the process with SIGPIPE.
+    signal(SIGPIPE, SIG_IGN)
+    // Past a file-size limit (`ulimit -f`) write(2) fails with EFBIG, which becomes a clear
+    // fatal error instead of a silent death by SIGXFSZ.
+    signal(SIGXFSZ, SIG_IGN)
   }
 }

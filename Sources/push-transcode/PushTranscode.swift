@@ -1,9 +1,6 @@
 import ArgumentParser
+import Glibc
 import PushTranscoder
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// `push-transcode`: argument parsing and wiring only; the work is `PushTranscoder.Runner`.
 @main

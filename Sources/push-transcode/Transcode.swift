@@ -1,9 +1,6 @@
 import ArgumentParser
+import Glibc
 import PushTranscoder
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 extension OutputFraming: ExpressibleByArgument {}
 extension PushLocale: ExpressibleByArgument {}

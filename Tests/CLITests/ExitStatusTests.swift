@@ -1,9 +1,6 @@
 import Foundation
+import Glibc
 import Testing
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 extension CLITests {
   /// SPEC 6.5: 0 done, 1 fatal, 3 too many rejects, 64 bad usage.

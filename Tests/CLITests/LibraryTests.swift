@@ -2,9 +2,7 @@ import Foundation
 import PushTranscoder
 import Testing
 
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// The public library API against the command: the README's example program, built as the
 /// package's `transcode-one-line` target, and the API's records and runs, byte for byte what

@@ -1,9 +1,6 @@
 import Foundation
+import Glibc
 import Testing
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 extension CLITests {
   /// `-o DIR` keeps to its directory: `--force` never follows a symbolic link planted in it,

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Glibc
 
 /// Reads the inputs in order as one stream and yields chunks of whole lines (SPEC 2.1, 7).
 ///

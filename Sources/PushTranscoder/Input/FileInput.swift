@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Glibc
 
 /// One input file descriptor, read with `read(2)`, with the bytes peeked for format detection
 /// kept aside and served first.
@@ -29,9 +25,7 @@ final class FileInput {
     guard fd >= 0 else {
       throw DecodeFailure(reason: .cannotOpen, detail: String(cString: strerror(errno)))
     }
-    #if canImport(Glibc)
-      _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
-    #endif
+    _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
     self.fd = fd
     self.ownsDescriptor = true
     self.pushback = PageAlignedMemory.allocate(Self.peekBytes)
@@ -79,11 +73,7 @@ final class FileInput {
     throws(DecodeFailure) -> Int
   {
     while true {
-      #if canImport(Glibc)
-        let n = Glibc.read(fd, buffer, capacity)
-      #else
-        let n = Darwin.read(fd, buffer, capacity)
-      #endif
+      let n = Glibc.read(fd, buffer, capacity)
       if n >= 0 {
         bytesRead += UInt64(n)
         if n > 0, let onRead { onRead(n) }

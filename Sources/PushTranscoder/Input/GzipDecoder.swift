@@ -1,10 +1,5 @@
 import CZlib
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Glibc
 
 /// gzip input via zlib's `inflate` (`windowBits 15+32`: gzip or zlib header, detected).
 ///

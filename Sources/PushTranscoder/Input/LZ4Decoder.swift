@@ -1,10 +1,5 @@
 import CLZ4
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Glibc
 
 /// LZ4 frame input via liblz4's `LZ4F_decompress`.
 ///

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Glibc
 
 /// Page-aligned allocations for read buffers.
 ///
@@ -58,11 +54,9 @@ enum PageAlignedMemory {
     guard status == 0, let pointer else {
       fatalError("push-transcode: out of memory allocating \(size) bytes")
     }
-    #if canImport(Glibc)
-      // Safe because [pointer, pointer + size rounded down to 2 MiB) lies inside the
-      // allocation; the advice is a hint, its failure (no THP) changes nothing.
-      if huge { _ = madvise(pointer, size / hugePageBytes * hugePageBytes, MADV_HUGEPAGE) }
-    #endif
+    // Safe because [pointer, pointer + size rounded down to 2 MiB) lies inside the
+    // allocation; the advice is a hint, its failure (no THP) changes nothing.
+    if huge { _ = madvise(pointer, size / hugePageBytes * hugePageBytes, MADV_HUGEPAGE) }
     return pointer
   }
 

@@ -1,3 +1,5 @@
+import Glibc
+
 /// A read-only view of one parsed line: its bytes and the tokenizer's tape.
 ///
 /// Invariant: `bytes` and `tokens` are borrowed from the chunk and the tokenizer that produced
@@ -131,9 +133,3 @@ package struct JSONDocument {
       && bytes[Int(token.start)] == ASCII.one
   }
 }
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif

@@ -1,3 +1,5 @@
+import Glibc
+
 /// An append-only byte buffer that writes canonical JSON (SPEC 4): no spaces between tokens,
 /// strings escaped minimally (see `JSONEscapes`), numbers as their input lexeme.
 ///
@@ -5,13 +7,21 @@
 /// a `memcpy`, with no uniqueness check and no generic `Array` machinery on the hot path.
 ///
 /// Invariants: bytes only grow between `truncate(to:)` calls, so a renderer can remember
-/// `count`, write a candidate payload, measure it, and roll back to try a cut body. Copies of a
-/// writer share its buffer until one of them grows: the bytes a copy saw when it was made stay
-/// valid for it (the buffer lives as long as any copy), but only one copy may go on writing.
-/// The pipeline moves writers from stage to stage; it never writes through two copies.
+/// `count`, write a candidate payload, measure it, and roll back to try a cut body.
+///
+/// Copies: a writer is a value whose copies share one buffer until one of them starts writing.
+/// The rule is that a writer that may have been copied starts writing with `beginWriting()`
+/// (`replace` calls it), which moves a shared buffer to one of this copy's own (copy-on-write);
+/// so two copies that each begin writing never overwrite each other's bytes, and the bytes a
+/// copy saw stay valid for it (the buffer lives as long as any copy). The check is per write
+/// session, not per append, because a per-append uniqueness check is a runtime call on every
+/// append (docs/DECISIONS.md). Debug builds (the tests) check every append and stop on a write
+/// to a shared buffer, so a missing `beginWriting()` is found there. A new writer is unique;
+/// a recycled one begins writing when the buffer pool hands it out (`OutputBuffers`).
 package struct JSONWriter: @unchecked Sendable {
-  // Safe because a writer is owned by one stage at a time (see the invariants above) and its
-  // buffer is freed only when the last copy is gone.
+  // Safe because a copied writer starts writing with `beginWriting()` (the rule above,
+  // checked in debug builds), so copies on two threads never write one buffer, and a buffer is freed only when
+  // the last copy is gone.
 
   /// Owns the buffer: frees it when the last writer that uses it is gone.
   @usableFromInline
@@ -70,6 +80,7 @@ package struct JSONWriter: @unchecked Sendable {
   @inline(__always)
   package mutating func reserve(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
     // Safe because count <= capacity always, so `&-` cannot wrap.
+    assert(isKnownUniquelyReferenced(&storage), "write to a shared buffer: call beginWriting()")
     if capacity &- count < extra { grow(extra) }
     // Safe because `count + extra <= capacity` now.
     return base + count
@@ -85,16 +96,26 @@ package struct JSONWriter: @unchecked Sendable {
     count &+= written
   }
 
+  /// Moves the bytes to a new buffer of their own with room for `extra` more: a larger one when
+  /// they do not fit, one of the same size when the buffer is shared with a copy.
   @usableFromInline
   mutating func grow(_ extra: Int) {
     // Safe because `capacity` is the size of a live allocation, far below Int.max / 2.
-    let wanted = Swift.max(capacity &* 2, count + extra)
+    let wanted =
+      capacity &- count < extra ? Swift.max(capacity &* 2, count + extra) : capacity
     let larger = Storage(capacity: wanted)
     // Safe because both buffers hold at least `count` bytes.
     larger.base.update(from: base, count: count)
     storage = larger
     base = larger.base
     capacity = larger.capacity
+  }
+
+  /// Starts a write session: a buffer shared with a copy of this writer is first moved to one
+  /// of this writer's own, so writes through this writer never change a copy's bytes.
+  @inline(__always)
+  package mutating func beginWriting() {
+    if !isKnownUniquelyReferenced(&storage) { grow(0) }
   }
 
   /// Drops everything after the first `count` bytes.
@@ -115,6 +136,7 @@ package struct JSONWriter: @unchecked Sendable {
     precondition(range.lowerBound >= 0 && range.upperBound <= count, "range beyond the bytes")
     let tail = count - range.upperBound
     let delta = replacement.count - range.count
+    beginWriting()
     if delta > 0 { _ = reserve(delta) }
     // Safe because the buffer holds `count + max(delta, 0)` bytes; memmove handles the overlap.
     memmove(base + range.lowerBound + replacement.count, base + range.upperBound, tail)
@@ -431,9 +453,3 @@ struct DuplicateKeys {
     return left.decodedBytes() == right.decodedBytes()
   }
 }
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif

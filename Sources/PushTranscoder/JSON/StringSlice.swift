@@ -1,3 +1,5 @@
+import Glibc
+
 /// The content of a JSON string (the bytes between its quotes) somewhere in memory that outlives
 /// the current line's processing: the line buffer, a directory entry, or a static literal.
 ///
@@ -96,9 +98,3 @@ package struct StringSlice {
     }
   }
 }
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif

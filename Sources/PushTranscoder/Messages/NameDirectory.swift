@@ -1,3 +1,5 @@
+import Glibc
+
 /// Display names for the display prefix and the fallback titles (SPEC 2.4): user nicknames and
 /// group names, loaded from `--directory` files before the run.
 ///
@@ -206,9 +208,3 @@ struct NameTable {
     }
   }
 }
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Glibc
 
 /// Resolves a notice's escaped texts once per line, before several vendors write them
 /// (SPEC 4: every vendor writes strings in canonical form).

@@ -1,10 +1,5 @@
 import Dispatch
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Glibc
 
 /// Batch mode (`-o DIR`, SPEC 6.2): `DIR/<vendor>/batch-NNNNNN.ndjson[.gz|.lz4]` of at most
 /// `batchRecords` records, compressed in parallel, each written under a temporary name and

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Glibc
 
 extension String {
   /// `printf`-style formatting through the C library's `vsnprintf` (`"%.1f"`, `"%08x"`), for

@@ -88,15 +88,22 @@ final class WriterPool: Sendable {
     self.smallest = smallest
   }
 
-  /// Any free writer, or a new one of the smallest capacity.
+  /// Any free writer, or a new one of the smallest capacity. A recycled writer begins writing
+  /// here (see `JSONWriter`): its last user may still hold a copy.
   func take() -> JSONWriter {
-    pool.take() ?? JSONWriter(capacity: smallest)
+    guard var writer = pool.take() else { return JSONWriter(capacity: smallest) }
+    writer.beginWriting()
+    return writer
   }
 
   /// A writer with room for at least `minimumCapacity` bytes.
   func take(minimumCapacity: Int) -> JSONWriter {
     let capacity = roundedCapacity(minimumCapacity)
-    return pool.take(where: { $0.capacity >= capacity }) ?? JSONWriter(capacity: capacity)
+    guard var writer = pool.take(where: { $0.capacity >= capacity }) else {
+      return JSONWriter(capacity: capacity)
+    }
+    writer.beginWriting()
+    return writer
   }
 
   /// The power of two at or above `minimumCapacity`, and at least `smallest`.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Glibc
 
 /// `write(2)` loops (Glibc's `stdout` global is unavailable in Swift 6 mode).
 package enum FileDescriptorWriter {

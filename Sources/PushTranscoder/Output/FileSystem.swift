@@ -1,55 +1,55 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Glibc
+import SystemPackage
 
-/// The few file-system operations the batch writer needs, on POSIX calls: errors read as the C
-/// library states them (`cannot create out/apns: Permission denied`), and the library links no
+/// The few file-system operations the batch writer needs, on swift-system (`FilePath`, `Stat`,
+/// `Errno`) and, where swift-system has no wrapper, the C library: errors read as the C library
+/// states them (`cannot create out/apns: Permission denied`), and the library links no
 /// Foundation.
+///
+/// Hand-written on Glibc because swift-system 1.8 has no public wrapper for them: `mkdir`,
+/// `rmdir`, `unlink`, directory listing (`opendir`/`readdir`), and in `DirectoryHandle` the
+/// descriptor-relative calls (`openat`, `mkdirat`, `renameat`, `unlinkat`) and `fsync`. Each
+/// is one call whose failure becomes an `Errno`.
 enum FileSystem {
   /// What a path names: a directory, or anything else.
   enum Kind { case directory, other }
 
   /// What is at a path (following symbolic links), or nil when nothing is.
   static func kind(of path: String) -> Kind? {
-    var status = stat()
-    guard stat(path, &status) == 0 else { return nil }
-    return (status.st_mode & S_IFMT) == S_IFDIR ? .directory : .other
+    guard let status = try? Stat(FilePath(path)) else { return nil }
+    return status.type == .directory ? .directory : .other
   }
 
   static func exists(_ path: String) -> Bool { kind(of: path) != nil }
 
   /// `mkdir -p`: creates `path` and its missing parents. Throws the C library's reason.
-  static func createDirectories(_ path: String) throws(FileSystemError) {
+  static func createDirectories(_ path: String) throws(Errno) {
     switch kind(of: path) {
     case .directory: return
-    case .other: throw FileSystemError(errno: ENOTDIR)
+    case .other: throw Errno.notDirectory
     case nil: break
     }
-    let parent = parentPath(path)
+    let parent = FilePath(path).removingLastComponent().string
     if !parent.isEmpty && parent != path { try createDirectories(parent) }
     if mkdir(path, 0o777) != 0 && !(errno == EEXIST && kind(of: path) == .directory) {
-      throw FileSystemError(errno: errno)
+      throw Errno(rawValue: errno)
     }
   }
 
   /// `rm -r`: removes `path`, and everything under it when it is a directory (symbolic links
   /// are removed, not followed).
-  static func removeTree(_ path: String) throws(FileSystemError) {
-    var status = stat()
-    guard lstat(path, &status) == 0 else { throw FileSystemError(errno: errno) }
-    if (status.st_mode & S_IFMT) == S_IFDIR {
+  static func removeTree(_ path: String) throws(Errno) {
+    if try Stat(FilePath(path), followTargetSymlink: false).type == .directory {
       for name in try entries(of: path) { try removeTree(path + "/" + name) }
-      guard rmdir(path) == 0 else { throw FileSystemError(errno: errno) }
+      guard rmdir(path) == 0 else { throw Errno(rawValue: errno) }
     } else {
-      guard unlink(path) == 0 else { throw FileSystemError(errno: errno) }
+      guard unlink(path) == 0 else { throw Errno(rawValue: errno) }
     }
   }
 
   /// The names in a directory, without `.` and `..`, in the order the directory lists them.
-  static func entries(of path: String) throws(FileSystemError) -> [String] {
-    guard let stream = opendir(path) else { throw FileSystemError(errno: errno) }
+  static func entries(of path: String) throws(Errno) -> [String] {
+    guard let stream = opendir(path) else { throw Errno(rawValue: errno) }
     defer { closedir(stream) }
     return names(in: stream)
   }
@@ -86,13 +86,6 @@ enum FileSystem {
       bytes.append(contentsOf: block[..<count])
     }
   }
-
-  private static func parentPath(_ path: String) -> String {
-    var bytes = Array(path.utf8)
-    while bytes.count > 1 && bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
-    guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return "" }
-    return slash == 0 ? "/" : String(decoding: bytes[..<slash], as: UTF8.self)
-  }
 }
 
 /// An open directory: every name is resolved relative to its descriptor, one level at a time,
@@ -109,110 +102,131 @@ final class DirectoryHandle: @unchecked Sendable {
   // system call, which the kernel serializes.
   /// The path the directory was reached by, for messages only.
   let path: String
-  let fd: Int32
+  let fd: FileDescriptor
 
   /// What a name inside the directory is, without following a symbolic link.
   enum EntryKind { case directory, regular, symbolicLink, other }
 
   /// Opens the directory at `path` (following `path` itself when it is a symbolic link).
-  init(opening path: String) throws(FileSystemError) {
+  init(opening path: String) throws(Errno) {
     self.path = path
-    fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    if fd < 0 { throw FileSystemError(errno: errno) }
+    do {
+      fd = try FileDescriptor.open(
+        FilePath(path), .readOnly, options: [.directory, .closeOnExec])
+    } catch {
+      throw error as? Errno ?? .ioError
+    }
   }
 
   /// Opens the directory `name` inside this one; a symbolic link there fails (`ELOOP` or
   /// `ENOTDIR`) instead of being followed.
-  init(in parent: DirectoryHandle, name: String) throws(FileSystemError) {
+  init(in parent: DirectoryHandle, name: String) throws(Errno) {
     path = parent.path + "/" + name
-    fd = openat(parent.fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-    if fd < 0 { throw FileSystemError(errno: errno) }
+    fd = try parent.open(name, .readOnly, options: [.directory, .noFollow, .closeOnExec])
   }
 
-  deinit { _ = close(fd) }
+  deinit { try? fd.close() }
+
+  /// `openat`, which swift-system does not wrap: opens `name` in this directory. `.create`
+  /// needs `permissions`.
+  func open(
+    _ name: String, _ mode: FileDescriptor.AccessMode, options: FileDescriptor.OpenOptions,
+    permissions: FilePermissions? = nil
+  ) throws(Errno) -> FileDescriptor {
+    while true {
+      let file = openat(
+        fd.rawValue, name, mode.rawValue | options.rawValue, permissions?.rawValue ?? 0)
+      if file >= 0 { return FileDescriptor(rawValue: file) }
+      if errno != EINTR { throw Errno(rawValue: errno) }
+    }
+  }
 
   /// The status of `name` (a symbolic link's own), or nil when nothing has that name.
-  func status(of name: String) -> stat? {
-    var status = stat()
-    guard fstatat(fd, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
-    return status
+  func status(of name: String) -> Stat? {
+    try? Stat(FilePath(name), relativeTo: fd, flags: .symlinkNoFollow)
   }
 
   /// What `name` is, or nil when nothing has that name.
   func kind(of name: String) -> EntryKind? {
     guard let status = status(of: name) else { return nil }
-    switch status.st_mode & S_IFMT {
-    case S_IFDIR: return .directory
-    case S_IFREG: return .regular
-    case S_IFLNK: return .symbolicLink
+    switch status.type {
+    case .directory: return .directory
+    case .regular: return .regular
+    case .symbolicLink: return .symbolicLink
     default: return .other
     }
   }
 
   /// Creates the directory `name` and opens it. An existing directory is opened as it is;
   /// anything else there (a symbolic link, a file) fails: it is not followed.
-  func makeDirectory(_ name: String) throws(FileSystemError) -> DirectoryHandle {
-    if mkdirat(fd, name, 0o777) != 0 && errno != EEXIST { throw FileSystemError(errno: errno) }
+  func makeDirectory(_ name: String) throws(Errno) -> DirectoryHandle {
+    if mkdirat(fd.rawValue, name, 0o777) != 0 && errno != EEXIST { throw Errno(rawValue: errno) }
     return try DirectoryHandle(in: self, name: name)
   }
 
-  /// Creates a new, empty regular file `name` and opens it for writing. Whatever had that name
-  /// (a file, a symbolic link, a hard link to a file elsewhere) is unlinked first, never
-  /// written through: `O_EXCL` creates a new inode or fails.
-  func createFile(_ name: String) throws(FileSystemError) -> Int32 {
-    let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
-    var file = openat(fd, name, flags, 0o644)
-    if file < 0 && errno == EEXIST {
-      guard unlinkat(fd, name, 0) == 0 else { throw FileSystemError(errno: errno) }
-      file = openat(fd, name, flags, 0o644)
+  /// Creates a new, empty regular file `name` and opens it for writing; the caller takes over
+  /// the descriptor. Whatever had that name (a file, a symbolic link, a hard link to a file
+  /// elsewhere) is unlinked first, never written through: `O_EXCL` creates a new inode or fails.
+  func createFile(_ name: String) throws(Errno) -> Int32 {
+    let options: FileDescriptor.OpenOptions = [.create, .exclusiveCreate, .noFollow, .closeOnExec]
+    let permissions: FilePermissions = [.ownerReadWrite, .groupRead, .otherRead]
+    do {
+      return try open(name, .writeOnly, options: options, permissions: permissions).rawValue
+    } catch .fileExists {
+      try removeEntry(name)
+      return try open(name, .writeOnly, options: options, permissions: permissions).rawValue
     }
-    if file < 0 { throw FileSystemError(errno: errno) }
-    return file
   }
 
   /// Opens the existing regular file `name` for writing, or nil when it is not one with a single
   /// link (checked on the open descriptor, so it cannot be swapped in between): overwriting a
-  /// file also linked elsewhere would change that copy too. Returns the descriptor and size.
+  /// file also linked elsewhere would change that copy too. Returns the descriptor, which the
+  /// caller takes over, and the size.
   func openSoleRegularFile(_ name: String) -> (fd: Int32, size: Int)? {
-    let file = openat(fd, name, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-    guard file >= 0 else { return nil }
-    var status = stat()
-    guard fstat(file, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_nlink == 1
-    else {
-      _ = close(file)
+    guard
+      let file = try? open(name, .writeOnly, options: [.noFollow, .nonBlocking, .closeOnExec])
+    else { return nil }
+    guard let status = try? Stat(file), status.type == .regular, status.linkCount == 1 else {
+      try? file.close()
       return nil
     }
-    return (file, Int(status.st_size))
+    return (file.rawValue, Int(status.size))
   }
 
   /// Renames `name` to `newName` in `target` (a symbolic link at either name is renamed or
   /// replaced as a link, never followed).
-  func rename(_ name: String, to target: DirectoryHandle, _ newName: String) throws(FileSystemError)
-  {
-    if renameat(fd, name, target.fd, newName) != 0 { throw FileSystemError(errno: errno) }
+  func rename(_ name: String, to target: DirectoryHandle, _ newName: String) throws(Errno) {
+    if renameat(fd.rawValue, name, target.fd.rawValue, newName) != 0 {
+      throw Errno(rawValue: errno)
+    }
+  }
+
+  /// Unlinks `name` (a file, or a symbolic link as a link).
+  func removeEntry(_ name: String) throws(Errno) {
+    if unlinkat(fd.rawValue, name, 0) != 0 { throw Errno(rawValue: errno) }
   }
 
   /// Removes `name`, and everything under it when it is a directory; a symbolic link is
   /// removed as a link. Nothing there is not an error.
-  func remove(_ name: String) throws(FileSystemError) {
+  func remove(_ name: String) throws(Errno) {
     guard let kind = kind(of: name) else { return }
     if kind == .directory {
       let child = try DirectoryHandle(in: self, name: name)
       for entry in try child.entries() { try child.remove(entry) }
-      guard unlinkat(fd, name, AT_REMOVEDIR) == 0 else { throw FileSystemError(errno: errno) }
-    } else if unlinkat(fd, name, 0) != 0 && errno != ENOENT {
-      throw FileSystemError(errno: errno)
+      guard unlinkat(fd.rawValue, name, AT_REMOVEDIR) == 0 else { throw Errno(rawValue: errno) }
+    } else if unlinkat(fd.rawValue, name, 0) != 0 && errno != ENOENT {
+      throw Errno(rawValue: errno)
     }
   }
 
   /// The names in the directory, without `.` and `..`.
-  func entries() throws(FileSystemError) -> [String] {
-    let copy = dup(fd)
-    guard copy >= 0 else { throw FileSystemError(errno: errno) }
-    guard let stream = fdopendir(copy) else {
-      let code = errno
-      _ = close(copy)
-      throw FileSystemError(errno: code)
+  func entries() throws(Errno) -> [String] {
+    let copy: FileDescriptor
+    do { copy = try fd.duplicate() } catch { throw error as? Errno ?? .ioError }
+    guard let stream = fdopendir(copy.rawValue) else {
+      let code = Errno(rawValue: errno)
+      try? copy.close()
+      throw code
     }
     // The copy shares its offset with `fd`: start from the first entry whatever read before.
     rewinddir(stream)
@@ -221,14 +235,7 @@ final class DirectoryHandle: @unchecked Sendable {
   }
 
   /// Flushes the directory's entries (names created, renamed, removed) to stable storage.
-  func sync() throws(FileSystemError) {
-    if fsync(fd) != 0 { throw FileSystemError(errno: errno) }
+  func sync() throws(Errno) {
+    if fsync(fd.rawValue) != 0 { throw Errno(rawValue: errno) }
   }
-}
-
-/// A failed file-system call: the C library's description of its `errno`.
-struct FileSystemError: Error, CustomStringConvertible {
-  let code: Int32
-  init(errno code: Int32) { self.code = code }
-  var description: String { String(cString: strerror(code)) }
 }

@@ -1,8 +1,5 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Glibc
+import SystemPackage
 
 /// The exclusive lock a batch run holds on its output directory: `flock` on `DIR/.lock`, taken
 /// before the run changes anything in `DIR` and released once the manifest is written, so two
@@ -18,36 +15,40 @@ final class OutputLock {
   /// The lock file's name inside the output directory.
   static let name = ".lock"
 
-  private var fd: Int32
+  private var fd: FileDescriptor?
 
   /// Takes the lock on `directory`, creating its lock file if needed (never through a
-  /// symbolic link), or throws when another run holds it.
+  /// symbolic link), or throws when another run holds it. `flock` is the one call swift-system
+  /// does not wrap.
   init(on directory: DirectoryHandle) throws {
     let path = directory.path + "/" + Self.name
     // `fd` is set only once the lock is held: a throw before leaves nothing for `deinit`.
-    let flags = O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC
-    var file = openat(directory.fd, Self.name, flags, 0o644)
-    if file < 0 && errno == ELOOP {
+    let options: FileDescriptor.OpenOptions = [.create, .noFollow, .closeOnExec]
+    let permissions: FilePermissions = [.ownerReadWrite, .groupRead, .otherRead]
+    let file: FileDescriptor
+    do {
+      file = try directory.open(Self.name, .readWrite, options: options, permissions: permissions)
+    } catch .tooManySymbolicLinkLevels {
       // A symbolic link where the lock file goes: removed as a link, never followed.
-      guard unlinkat(directory.fd, Self.name, 0) == 0 else {
-        throw SinkError.io("cannot remove \(path): \(String(cString: strerror(errno)))")
+      do { try directory.removeEntry(Self.name) } catch {
+        throw SinkError.io("cannot remove \(path): \(error)")
       }
-      file = openat(directory.fd, Self.name, flags | O_EXCL, 0o644)
-    }
-    if file < 0 { throw SinkError.io("cannot open \(path): \(String(cString: strerror(errno)))") }
-    var status = stat()
-    guard fstat(file, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-      _ = close(file)
+      do {
+        file = try directory.open(
+          Self.name, .readWrite, options: options.union(.exclusiveCreate),
+          permissions: permissions)
+      } catch { throw SinkError.io("cannot open \(path): \(error)") }
+    } catch { throw SinkError.io("cannot open \(path): \(error)") }
+    guard let status = try? Stat(file), status.type == .regular else {
+      try? file.close()
       throw SinkError.io("\(path) is not a regular file")
     }
-    while flock(file, LOCK_EX | LOCK_NB) != 0 {
+    while flock(file.rawValue, LOCK_EX | LOCK_NB) != 0 {
       if errno == EINTR { continue }
-      let code = errno
+      let code = Errno(rawValue: errno)
       let holder = Self.holder(file)
-      _ = close(file)
-      guard code == EWOULDBLOCK else {
-        throw SinkError.io("cannot lock \(path): \(String(cString: strerror(code)))")
-      }
+      try? file.close()
+      guard code == .wouldBlock else { throw SinkError.io("cannot lock \(path): \(code)") }
       throw SinkError.io(
         "output directory \(directory.path) is in use by another run"
           + (holder.map { " (pid \($0))" } ?? "") + " (it holds \(path))")
@@ -55,27 +56,26 @@ final class OutputLock {
     fd = file
     // The pid is for the message of a run that finds the lock taken; it is written after the
     // lock is held, so only the holder writes it.
-    let pid = Array("\(getpid())\n".utf8)
-    _ = ftruncate(fd, 0)
-    // Safe because `pwrite` reads `count` bytes from the array's own buffer.
-    _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+    _ = try? file.resize(to: 0)
+    _ = try? file.writeAll(toAbsoluteOffset: 0, Array("\(getpid())\n".utf8))
   }
 
   /// Empties the lock file and releases the lock (closing its file does).
   func release() {
-    guard fd >= 0 else { return }
-    _ = ftruncate(fd, 0)
-    _ = close(fd)
-    fd = -1
+    guard let file = fd else { return }
+    _ = try? file.resize(to: 0)
+    try? file.close()
+    fd = nil
   }
 
   deinit { release() }
 
   /// The pid the lock file names, if it names one.
-  private static func holder(_ fd: Int32) -> Int? {
+  private static func holder(_ fd: FileDescriptor) -> Int? {
     var bytes = [UInt8](repeating: 0, count: 32)
-    // Safe because `pread` writes at most `count` bytes into the buffer.
-    let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+    // Safe because `read` writes at most `count` bytes into the buffer.
+    let count =
+      (try? bytes.withUnsafeMutableBytes { try fd.read(fromAbsoluteOffset: 0, into: $0) }) ?? 0
     guard count > 0 else { return nil }
     let text = String(decoding: bytes[..<count], as: UTF8.self)
     return Int(text.prefix { $0 != "\n" })

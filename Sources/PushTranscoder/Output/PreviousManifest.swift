@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import SystemPackage
 
 /// The manifest of the run that `--force` replaces, read for the one thing the new run needs
 /// from it: which files were its batches (`ReplacedBatches` reuses only those).
@@ -15,21 +11,22 @@ enum PreviousManifest {
   /// none when it is absent, not a regular file (a symbolic link is not followed), or not a
   /// manifest.
   static func batchFiles(in root: DirectoryHandle) -> Set<String> {
-    let fd = openat(root.fd, "manifest.json", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-    guard fd >= 0 else { return [] }
-    defer { _ = close(fd) }
-    var status = stat()
-    guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
-      status.st_size <= maximumBytes
+    guard
+      let fd = try? root.open(
+        "manifest.json", .readOnly, options: [.noFollow, .nonBlocking, .closeOnExec])
     else { return [] }
-    var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+    defer { try? fd.close() }
+    guard let status = try? Stat(fd), status.type == .regular, status.size <= maximumBytes
+    else { return [] }
+    var bytes = [UInt8](repeating: 0, count: Int(status.size))
     var filled = 0
     while filled < bytes.count {
-      // Safe because `read` writes at most `count - filled` bytes past `filled`, inside the array.
-      let count = bytes.withUnsafeMutableBytes {
-        read(fd, $0.baseAddress! + filled, $0.count - filled)
-      }
-      if count < 0 && errno == EINTR { continue }
+      // Safe because `read` writes at most `count - filled` bytes past `filled`, inside the array
+      // (it retries an interrupted read itself).
+      let count =
+        (try? bytes.withUnsafeMutableBytes {
+          try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...]))
+        }) ?? 0
       guard count > 0 else { break }
       filled += count
     }

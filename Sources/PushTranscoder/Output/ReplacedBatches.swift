@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Glibc
 
 /// The batch files of the run that `--force` replaces, kept aside so that the new run's batches
 /// can reuse their inodes instead of deleting them and allocating new ones.

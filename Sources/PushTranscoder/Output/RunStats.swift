@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Glibc
 
 /// The run's counts (SPEC 6.4, 6.8), kept in fixed arrays indexed by enum so that a worker
 /// updates them without hashing, and merged chunk by chunk by the writer.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Glibc
 
 /// Pipeline mode (`-o -`, SPEC 6.3): records to stdout in input order, optionally compressed;
 /// rejects inline or to `--rejects FILE`.

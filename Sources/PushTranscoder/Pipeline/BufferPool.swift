@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Glibc
 
 /// A small free list shared by threads, behind a `pthread`-based `Lock`: thread
 /// sanitizers understand it, where they cannot see the futex inside `Synchronization.Mutex` on

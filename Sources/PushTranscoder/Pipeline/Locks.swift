@@ -1,15 +1,12 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Glibc
 
 /// A mutual-exclusion lock over a heap-allocated `pthread_mutex_t`.
 ///
 /// The library does not link Foundation (its `NSLock` would bring Foundation and ICU into every
-/// run's start-up). A `pthread` mutex, not `Synchronization.Mutex`, because thread sanitizers
-/// understand it, where they cannot see the futex inside `Mutex` on Linux and report its users
-/// as races.
+/// run's start-up). A `pthread` mutex, not `Synchronization.Mutex`, because ThreadSanitizer
+/// (`make tsan`) understands it: on Linux `Mutex` hands contended locks over through a futex
+/// that TSan cannot see, so it reports the data a `Mutex` guards, even its own value, as raced
+/// (docs/DECISIONS.md). `Synchronization.Atomic` has no such problem and is used for counters.
 final class Lock: @unchecked Sendable {
   // Safe because the mutex lives at a fixed heap address for the lock's lifetime (a
   // `pthread_mutex_t` must not move) and is only used through the pthread functions.
@@ -37,6 +34,10 @@ final class Lock: @unchecked Sendable {
 }
 
 /// A lock with a condition variable: `wait` releases the lock until `broadcast`.
+///
+/// `Synchronization` has no condition variable; a pthread one pairs with `Lock`'s mutex and is
+/// understood by ThreadSanitizer. One waiter (the writer) waits for a predicate over shared
+/// state, which a counting semaphore would not express without a lock beside it.
 final class Condition: @unchecked Sendable {
   // Safe because the condition variable lives at a fixed heap address for the object's
   // lifetime and is only used with `mutex`, through the pthread functions.

@@ -1,15 +1,6 @@
 import Dispatch
-
-#if canImport(FoundationEssentials)
-  import FoundationEssentials  // ProcessInfo only; ArgumentParser loads it anyway
-#else
-  import Foundation
-#endif
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import FoundationEssentials  // ProcessInfo only; ArgumentParser loads it anyway
+import Glibc
 
 /// `--progress` (SPEC 6.4).
 package enum ProgressMode: String, Sendable, CaseIterable { case auto, always, never }

@@ -1,9 +1,6 @@
 import Foundation
+import Glibc
 import Testing
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// What a finished process left behind.
 struct ProcessResult {
@@ -35,8 +32,8 @@ enum CLI {
     let manager = FileManager.default
     if let exe = try? manager.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
       var folder = URL(fileURLWithPath: exe).deletingLastPathComponent()
-      // On Linux the test runner is `<bin>/<Package>PackageTests.xctest`; on Darwin it is a
-      // bundle two levels deeper.
+      // The test runner is `<bin>/<Package>PackageTests.xctest`, beside the CLI; a few levels
+      // up are tried for other layouts.
       for _ in 0..<4 {
         let candidate = folder.appendingPathComponent("push-transcode").path
         if manager.isExecutableFile(atPath: candidate) { return candidate }

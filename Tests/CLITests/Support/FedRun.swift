@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// A run of the binary whose stdin is a pipe the test feeds: the run cannot finish before the
 /// test closes the pipe, so a test can act on an event of the run (a file appears) while the

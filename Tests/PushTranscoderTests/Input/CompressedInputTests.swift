@@ -1,11 +1,8 @@
 import Foundation
+import Glibc
 import Testing
 
 @testable import PushTranscoder
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 @Suite struct CompressedInputTests {
   let lines = sampleLines(4000, seed: 3)

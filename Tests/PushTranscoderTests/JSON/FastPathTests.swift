@@ -70,6 +70,7 @@ import Testing
     var writer = JSONWriter(capacity: 8)
     writer.raw("abc")
     let copy = writer
+    writer.beginWriting()
     for _ in 0..<1000 { writer.raw("0123456789") }
     #expect(copy.bytes == Array("abc".utf8))
     #expect(writer.count == 3 + 10_000)

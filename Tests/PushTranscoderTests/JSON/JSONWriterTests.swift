@@ -75,3 +75,40 @@ struct JSONWriterTests {
     }
   }
 }
+
+/// A writer is a value: two copies that go on writing (each starting with `beginWriting()`)
+/// each keep their own bytes.
+@Suite("JSONWriter copies")
+struct JSONWriterCopyTests {
+  @Test func twoCopiesWritingAfterTheCopyEachSeeTheirOwnBytes() {
+    var first = JSONWriter(capacity: 64)
+    first.raw("{\"a\":")
+    var second = first
+    first.beginWriting()
+    second.beginWriting()
+    first.raw("1}")
+    second.raw("22}")
+    #expect(String(decoding: first.bytes, as: UTF8.self) == "{\"a\":1}")
+    #expect(String(decoding: second.bytes, as: UTF8.self) == "{\"a\":22}")
+  }
+
+  @Test func aCopyKeepsItsBytesWhenTheOriginalIsRewritten() {
+    var original = JSONWriter(capacity: 64)
+    original.raw("[1,2,3]")
+    let snapshot = original
+    original.removeAll()
+    original.beginWriting()
+    original.raw("[9,9,9]")
+    #expect(String(decoding: snapshot.bytes, as: UTF8.self) == "[1,2,3]")
+    #expect(String(decoding: original.bytes, as: UTF8.self) == "[9,9,9]")
+  }
+
+  @Test func replaceThroughACopyLeavesTheOtherCopyAlone() {
+    var original = JSONWriter(capacity: 64)
+    original.raw("abcdef")
+    var copy = original
+    [UInt8]("XY".utf8).withUnsafeBufferPointer { copy.replace(2..<4, with: $0) }
+    #expect(String(decoding: original.bytes, as: UTF8.self) == "abcdef")
+    #expect(String(decoding: copy.bytes, as: UTF8.self) == "abXYef")
+  }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 import Testing
 
 @testable import PushTranscoder
@@ -31,11 +32,11 @@ import Testing
     defer { try? FileSystem.removeTree(root) }
     #expect(FileManager.default.createFile(atPath: root + "/file", contents: Data()))
     // A directory under a regular file cannot be created.
-    let error = #expect(throws: FileSystemError.self) {
+    let error = #expect(throws: Errno.self) {
       try FileSystem.createDirectories(root + "/file/sub")
     }
     #expect(error?.description == "Not a directory")
-    let missing = #expect(throws: FileSystemError.self) {
+    let missing = #expect(throws: Errno.self) {
       try FileSystem.removeTree(root + "/missing")
     }
     #expect(missing?.description == "No such file or directory")

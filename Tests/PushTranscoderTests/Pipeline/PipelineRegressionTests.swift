@@ -1,11 +1,8 @@
 import Dispatch
+import Glibc
 import Testing
 
 @testable import PushTranscoder
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// A run whose output goes away (`| head`) stops with permits of its in-flight semaphore still
 /// taken by the reader. libdispatch traps when a semaphore is freed with a value below the one
