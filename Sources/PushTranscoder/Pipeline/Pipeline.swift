@@ -22,8 +22,8 @@ package enum WorkItem: Sendable {
   }
 }
 
-/// A batch of lines with each line's bounds, number and 64-bit FNV-1a hash (vivo `requestId`
-/// without a key), hashed four lines at a time.
+/// A batch of lines with each line's bounds, number and 64-bit FNV-1a hash (for the vendors
+/// that read it, `PushVendor.hashesLines`), hashed four lines at a time.
 ///
 /// Where it is built depends on the cores (`Pipeline.init`): when the workers leave a core free
 /// (`--threads 2` on four cores), the pipeline's reader thread, which otherwise waits on
@@ -145,7 +145,7 @@ package final class Pipeline: Sendable {
   /// With one thread (`--threads 1`) everything runs on the calling thread, item after item:
   /// reading, hashing, rendering and writing share one core, which is what a user asking for
   /// one thread (a Spark task per core, many runs side by side) wants. A reader thread would
-  /// take about 0.16 of a second core (read(2) copies and vivo's line hashing). With more
+  /// take about 0.16 of a second core (read(2) copies and line hashing). With more
   /// threads, the reader and the writer get their own threads around the workers.
   package func run(
     options: TranscodeOptions, directory: Directory, sink: RecordSink,
