@@ -174,12 +174,13 @@ package struct LineProcessor {
       // rendered by code specialised for it: its name and limits are constants, and its
       // renderer is called directly.
       let prefix = head.prefix
-      for vendor in writers {
-        vendor.usual(self, notice, context, prefix, tail, number, original, &output, &line)
+      // By index: only the writer called is read, not the whole entry.
+      for index in writers.indices {
+        writers[index].usual(self, notice, context, prefix, tail, number, original, &output, &line)
       }
     } else {
-      for vendor in writers {
-        vendor.anyParts(self, notice, context, targets, number, original, &output, &line)
+      for index in writers.indices {
+        writers[index].anyParts(self, notice, context, targets, number, original, &output, &line)
       }
     }
     line.count(into: &output.stats, vendors: vendors)

@@ -31,7 +31,9 @@ extension BudgetedVendor {
   /// The vendor's one payload budget.
   func payloadBudget(_ notice: Notice) -> Int { Self.limits.payloadBytes! }
 
-  /// The payload within the byte budget (see `BudgetedVendor`).
+  /// The payload within the byte budget (see `BudgetedVendor`). Inlined into the pipeline's
+  /// per-vendor record writer, as a vendor's own `renderPayload` would be.
+  @inline(__always)
   package func renderPayload(
     _ notice: Notice, _ context: RenderContext, part: Int, parts: Int,
     into writer: inout JSONWriter, effects: inout RenderEffects
@@ -73,7 +75,9 @@ protocol CappedVendor: PushVendor {
 
 extension CappedVendor {
   /// The payload with capped texts (see `CappedVendor`), or an `over-budget` refusal when ext
-  /// is over its field's limit.
+  /// is over its field's limit. Inlined into the pipeline's per-vendor record writer, as a
+  /// vendor's own `renderPayload` would be.
+  @inline(__always)
   package func renderPayload(
     _ notice: Notice, _ context: RenderContext, part: Int, parts: Int,
     into writer: inout JSONWriter, effects: inout RenderEffects
