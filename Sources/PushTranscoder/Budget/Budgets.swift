@@ -10,29 +10,38 @@
 ///   size = writer.count − payloadStart; empty = size − body.count; room = budget − empty
 /// ```
 package enum ByteBudget {
+  /// What `enforce` did to the payload.
+  package enum Outcome: Equatable, Sendable {
+    /// The payload fits as written.
+    case fits
+    /// The body was cut so that the payload fits.
+    case cut
+    /// Even `…` alone does not fit: the payload is rolled back. `size` is the payload's size as
+    /// written, `emptySize` its size with an empty body.
+    case tooSmall(size: Int, emptySize: Int)
+  }
+
   /// Checks the payload written since `payloadStart` against `budget` (inclusive) and, when it
   /// is over, replaces the body content at `body` by its longest grapheme prefix that fits plus
   /// `…` (SPEC 5 step 2). When even `…` alone does not fit, rolls `writer` back to
-  /// `payloadStart` and returns an `over-budget` refusal with the sizes (step 3).
+  /// `payloadStart` and returns `.tooSmall` with the sizes (step 3): the vendor turns that into
+  /// its refusal.
   package static func enforce(
-    _ budget: Int, vendor: VendorID, payloadStart: Int, body: Range<Int>, text: PushText,
-    into writer: inout JSONWriter, effects: inout RenderEffects, memo: TextMemo? = nil
-  ) -> VendorRefusal? {
+    _ budget: Int, payloadStart: Int, body: Range<Int>, text: PushText,
+    into writer: inout JSONWriter, memo: TextMemo? = nil
+  ) -> Outcome {
     // The body lies in the payload, which lies in what the writer holds: the cut rewrites
     // those bytes through unchecked buffer accesses.
     assert(
       0 <= payloadStart && payloadStart <= body.lowerBound && body.upperBound <= writer.count,
       "the body must lie within the payload written")
     let size = writer.count - payloadStart
-    if size <= budget { return nil }
+    if size <= budget { return .fits }
     let emptySize = size - body.count
     let room = budget - emptySize
     guard room >= TextCut.ellipsisBytes else {
       writer.truncate(to: payloadStart)
-      return VendorRefusal(
-        reason: "over-budget",
-        detail: "\(vendor.name) payload is \(size) bytes, \(emptySize) with an empty body; "
-          + "the budget is \(budget) bytes and \"…\" needs \(TextCut.ellipsisBytes)")
+      return .tooSmall(size: size, emptySize: emptySize)
     }
     let cut = TextCut.fittingEscaped(text, room: room, memo: memo)
     // The payload after the body moves to make room for the cut body.
@@ -51,8 +60,7 @@ package enum ByteBudget {
       cut.withUnsafeBufferPointer { writer.escapedContent($0) }
     }
     writer.raw(tail)
-    effects.bodyCut = true
-    return nil
+    return .cut
   }
 }
 
@@ -125,19 +133,20 @@ package struct FieldBudget: Sendable {
     }
   }
 
-  /// Nil when `ext` fits, else the `over-budget` refusal naming the field and the sizes.
-  package func check(_ ext: PushText, vendor: VendorID, memo: TextMemo? = nil) -> VendorRefusal? {
+  /// The name of the unit, for people.
+  package var unitName: String {
+    switch unit {
+    case .extUTF8Bytes, .writtenObjectBytes: "bytes"
+    case .extScalars, .keyAndExtScalars, .writtenObjectScalars: "scalars"
+    }
+  }
+
+  /// Nil when `ext` fits, else the size of the field carrying it (in `unit`), which is over
+  /// the limit: the vendor turns that into its `over-budget` refusal.
+  package func sizeOverLimit(_ ext: PushText, memo: TextMemo? = nil) -> Int? {
     // Most ext strings are far below their limit, which their stored length already proves.
     if let bound = sizeUpperBound(of: ext), bound <= limit { return nil }
     let size = size(of: ext, memo: memo)
-    if size <= limit { return nil }
-    let unitName =
-      switch unit {
-      case .extUTF8Bytes, .writtenObjectBytes: "bytes"
-      case .extScalars, .keyAndExtScalars, .writtenObjectScalars: "scalars"
-      }
-    return VendorRefusal(
-      reason: "over-budget",
-      detail: "\(vendor.name) \(field) is \(size) \(unitName); the limit is \(limit)")
+    return size <= limit ? nil : size
   }
 }

@@ -38,6 +38,14 @@ package enum RejectReason: Int, CaseIterable, Sendable {
     self = match
   }
 
+  /// The reject reason of a vendor's refusal: the one place a refusal gets its SPEC name.
+  package init(_ reason: VendorRefusal.Reason) {
+    switch reason {
+    case .overBudget: self = .overBudget
+    case .missingTimestamp: self = .missingTimestamp
+    }
+  }
+
   /// The reject reason of a JSON fault of the line.
   package init(_ fault: JSONFault) {
     switch fault {

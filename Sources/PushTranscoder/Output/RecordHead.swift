@@ -70,18 +70,18 @@ struct RecordHead {
   /// `,"payload":`: the TSV columns under `--framing tsv`, the prefix, the vendor's name, the
   /// record's recipients (`perRecord` of them per part) or group, the vendor's extras, and the
   /// last keys.
-  func write(
-    _ notice: Notice, _ document: JSONDocument, vendor: VendorID, part: Int, perRecord: Int,
+  func write<Vendor: PushVendor>(
+    _ notice: Notice, _ document: JSONDocument, vendor: Vendor, part: Int, perRecord: Int,
     framing: OutputFraming, into writer: inout JSONWriter
   ) {
     if framing == .tsv {
-      writer.raw(vendor.staticName)
+      writer.raw(Vendor.name)
       writer.byte(ASCII.tab)
       writer.raw(number)
       writer.byte(ASCII.tab)
     }
     writer.raw(prefix)
-    writer.raw(vendor.staticName)
+    writer.raw(Vendor.name)
     writer.byte(ASCII.quote)
     if notice.groups.isEmpty {
       if perRecord >= notice.recipients.count {

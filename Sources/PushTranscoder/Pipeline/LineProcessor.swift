@@ -10,8 +10,10 @@ package struct LineProcessor {
   package let options: TranscodeOptions
   /// Length, blank, UTF-8 and parse checks, with the tokenizer that reads the line.
   private var gate: LineGate
-  /// The selected vendors, in canonical order; rendered through `VendorID`'s switch.
+  /// The selected vendors, in canonical order.
   private let vendors: [VendorID]
+  /// The record writers of each selected vendor, specialised for it (`VendorRecordWriters`).
+  private let writers: [VendorRecordWriters]
   /// What shapes a notice: locale, display, default title, directory.
   private let messageOptions: MessageOptions
   /// The parts of the record head every vendor of a line repeats, rendered once per line.
@@ -31,6 +33,7 @@ package struct LineProcessor {
     self.options = options
     self.gate = LineGate(maxLineBytes: options.maxLineBytes, unicode: options.unicode)
     self.vendors = options.vendors
+    self.writers = options.vendors.map { $0.visit(VendorRecordWriters.Make()) }
     self.messageOptions = MessageOptions(
       locale: options.locale, display: options.display, defaultTitle: options.defaultTitle,
       directory: directory)
@@ -42,10 +45,10 @@ package struct LineProcessor {
     options.validateOnly ? 1 << 16 : input * max(1, vendors.count) / 2 + input / 2 + (1 << 16)
   }
 
-  /// True when a selected vendor hashes lines (vivo `requestId` without a key): the caller
-  /// may then pass each line's FNV-1a hash to `process`, computed in bulk.
+  /// True when a selected vendor reads line hashes (`PushVendor.hashesLines`): the caller may
+  /// then pass each line's FNV-1a hash to `process`, computed in bulk.
   package var wantsLineHashes: Bool {
-    !options.validateOnly && vendors.contains(.vivo)
+    !options.validateOnly && vendors.contains(where: \.hashesLines)
   }
 
   /// Processes one line (without its terminator) into `output`. `lineHash`, when given, is
@@ -122,33 +125,13 @@ package struct LineProcessor {
       // rendered by code specialised for it: its name and limits are constants, and its
       // renderer is called directly.
       let prefix = head.prefix
-      for id in vendors {
-        switch id {
-        case .apns:
-          renderUsual(APNs(), notice, context, prefix, tail, number, original, &output, &line)
-        case .fcm:
-          renderUsual(FCM(), notice, context, prefix, tail, number, original, &output, &line)
-        case .huawei:
-          renderUsual(Huawei(), notice, context, prefix, tail, number, original, &output, &line)
-        case .honor:
-          renderUsual(Honor(), notice, context, prefix, tail, number, original, &output, &line)
-        case .harmony:
-          renderUsual(Harmony(), notice, context, prefix, tail, number, original, &output, &line)
-        case .xiaomi:
-          renderUsual(Xiaomi(), notice, context, prefix, tail, number, original, &output, &line)
-        case .oppo:
-          renderUsual(OPPO(), notice, context, prefix, tail, number, original, &output, &line)
-        case .vivo:
-          renderUsual(Vivo(), notice, context, prefix, tail, number, original, &output, &line)
-        case .meizu:
-          renderUsual(Meizu(), notice, context, prefix, tail, number, original, &output, &line)
-        }
+      // By index: only the writer called is read, not the whole entry.
+      for index in writers.indices {
+        writers[index].usual(self, notice, context, prefix, tail, number, original, &output, &line)
       }
     } else {
-      for id in vendors {
-        renderGeneral(
-          id, notice, context, targets: targets, number: number, original: original, &output,
-          &line)
+      for index in writers.indices {
+        writers[index].general(self, notice, context, targets, number, original, &output, &line)
       }
     }
     line.count(into: &output.stats, vendors: vendors)
@@ -158,20 +141,20 @@ package struct LineProcessor {
   /// shared parts (or `writeRecordHead` when the vendor writes extras around the payload), the
   /// payload, and the record's end; or, when the vendor refuses, its reject.
   @inline(__always)
-  private func renderUsual<Vendor: PushVendor>(
+  fileprivate func renderUsual<Vendor: PushVendor>(
     _ vendor: Vendor, _ notice: Notice, _ context: RenderContext,
     _ prefix: UnsafeBufferPointer<UInt8>, _ tail: UnsafeBufferPointer<UInt8>, _ number: Int,
     _ original: UnsafeBufferPointer<UInt8>, _ output: inout ChunkOutput, _ line: inout LineOutcome
   ) {
-    let id = vendor.id
+    let id = Vendor.id
     let start = output.main.count
     if vendor.hasRecordExtras(notice) {
       writeRecordHead(
-        notice, context.document, vendor: id, part: 1, parts: 1, perRecord: 1, number: number,
-        &output)
+        notice, context.document, vendor: vendor, part: 1, parts: 1, perRecord: 1,
+        number: number, &output)
     } else {
       output.main.rawHeadPart(prefix)
-      output.main.raw(id.staticName)
+      output.main.raw(Vendor.name)
       output.main.rawHeadPart(tail)
     }
     var effects = RenderEffects()
@@ -187,20 +170,22 @@ package struct LineProcessor {
     line.wrote(1, for: id, effects)
   }
 
-  /// The records of `id` in the general case: a message of any number of parts (recipients
+  /// The records of `vendor` in the general case: a message of any number of parts (recipients
   /// beyond the vendor's per-record limit, several groups), or TSV framing.
-  private func renderGeneral(
-    _ id: VendorID, _ notice: Notice, _ context: RenderContext, targets: Int, number: Int,
+  fileprivate func renderGeneral<Vendor: PushVendor>(
+    _ vendor: Vendor, _ notice: Notice, _ context: RenderContext, targets: Int, number: Int,
     original: UnsafeBufferPointer<UInt8>, _ output: inout ChunkOutput, _ line: inout LineOutcome
   ) {
-    let perRecord = notice.groups.isEmpty ? id.recipientsPerRecord : 1
+    let id = Vendor.id
+    let perRecord = notice.groups.isEmpty ? Vendor.limits.recipientsPerRecord : 1
     // Most messages fit one record: no division (integer division is the loop's costliest
     // instruction).
     let parts = targets <= perRecord ? 1 : (targets + perRecord - 1) / perRecord
-    // vivo's `requestId` without a key hashes the whole line: once per message, not once per
-    // record, so a split into many records stays linear in the line.
+    // A vendor that reads the line's hash (when the message has no key) hashes the whole line:
+    // once per message, not once per record, so a split into many records stays linear in the
+    // line.
     var notice = notice
-    if parts > 1 && id == .vivo && notice.key == nil && notice.line != nil {
+    if parts > 1 && Vendor.hashesLines && notice.key == nil && notice.line != nil {
       notice.lineHash = notice.lineHash
     }
     // A split message's records can differ in size (Easemob apns `t`, a title per group), so
@@ -211,15 +196,15 @@ package struct LineProcessor {
     var effects = RenderEffects()
     for part in 1...parts {
       writeRecordHead(
-        notice, context.document, vendor: id, part: part, parts: parts, perRecord: perRecord,
-        number: number, &output)
+        notice, context.document, vendor: vendor, part: part, parts: parts,
+        perRecord: perRecord, number: number, &output)
       var partEffects = RenderEffects()
       let refusal =
         notice.groups.count > 1
-        ? id.renderPayload(
+        ? vendor.renderPayload(
           notice.forRecord(part: part), context, part: part, parts: parts,
           into: &output.main, effects: &partEffects)
-        : id.renderPayload(
+        : vendor.renderPayload(
           notice, context, part: part, parts: parts, into: &output.main, effects: &partEffects)
       if let refusal {
         let reason = refuse(
@@ -257,7 +242,7 @@ package struct LineProcessor {
   ) -> RejectReason {
     output.main.truncate(to: vendorStart)
     while let last = output.refs.last, Int(last.end) > vendorStart { output.refs.removeLast() }
-    let reason = RejectReason(name: refusal.reason) ?? .overBudget
+    let reason = RejectReason(refusal.reason)
     output.stats.vendorRejects[vendor.rawValue][reason.rawValue] += 1
     if reason == .overBudget { output.stats.overBudget[vendor.rawValue] += 1 }
     output.writeReject(
@@ -267,8 +252,8 @@ package struct LineProcessor {
   }
 
   /// Writes a record's head up to and including `,"payload":` (see `RecordHead.write`).
-  private func writeRecordHead(
-    _ notice: Notice, _ document: JSONDocument, vendor: VendorID, part: Int, parts: Int,
+  private func writeRecordHead<Vendor: PushVendor>(
+    _ notice: Notice, _ document: JSONDocument, vendor: Vendor, part: Int, parts: Int,
     perRecord: Int, number: Int, _ output: inout ChunkOutput
   ) {
     head.write(
@@ -292,5 +277,40 @@ package struct LineProcessor {
     output.writeReject(
       line: number, offset: offset, forVendor: nil, reason: reason, detail: detail, raw: raw,
       inline: options.rejectsInline, framing: options.framing)
+  }
+}
+
+/// One vendor's record writers, made once per processor through `VendorID.visit`: each is
+/// `renderUsual` or `renderGeneral` specialised for the vendor's type, so its name and limits
+/// are constants and its renderer is called directly.
+private struct VendorRecordWriters {
+  typealias Usual = (
+    LineProcessor, Notice, RenderContext, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>,
+    Int, UnsafeBufferPointer<UInt8>, inout ChunkOutput, inout LineOutcome
+  ) -> Void
+  typealias General = (
+    LineProcessor, Notice, RenderContext, Int, Int, UnsafeBufferPointer<UInt8>, inout ChunkOutput,
+    inout LineOutcome
+  ) -> Void
+
+  /// The record of the usual message (`LineProcessor.renderUsual`).
+  let usual: Usual
+  /// The records of a message of any number of parts (`LineProcessor.renderGeneral`).
+  let general: General
+
+  /// Makes the writers of the visited vendor.
+  struct Make: VendorVisitor {
+    func visit<Vendor: PushVendor>(_ vendor: Vendor) -> VendorRecordWriters {
+      VendorRecordWriters(
+        usual: { processor, notice, context, prefix, tail, number, original, output, line in
+          processor.renderUsual(
+            Vendor(), notice, context, prefix, tail, number, original, &output, &line)
+        },
+        general: { processor, notice, context, targets, number, original, output, line in
+          processor.renderGeneral(
+            Vendor(), notice, context, targets: targets, number: number, original: original,
+            &output, &line)
+        })
+    }
   }
 }

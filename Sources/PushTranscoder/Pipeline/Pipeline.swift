@@ -47,7 +47,7 @@ package final class Pipeline: Sendable {
   /// With one thread (`--threads 1`) everything runs on the calling thread, item after item:
   /// reading, hashing, rendering and writing share one core, which is what a user asking for
   /// one thread (a Spark task per core, many runs side by side) wants. A reader thread would
-  /// take about 0.16 of a second core (read(2) copies and vivo's line hashing). With more
+  /// take about 0.16 of a second core (read(2) copies and line hashing). With more
   /// threads, the reader and the writer get their own threads around the workers.
   package func run(
     options: TranscodeOptions, directory: NameDirectory, sink: RecordSink,

@@ -14,8 +14,8 @@ package enum WorkItem: Sendable {
   }
 }
 
-/// A batch of lines with each line's bounds, number and 64-bit FNV-1a hash (vivo `requestId`
-/// without a key), hashed four lines at a time.
+/// A batch of lines with each line's bounds, number and 64-bit FNV-1a hash (for the vendors
+/// that read it, `PushVendor.hashesLines`), hashed four lines at a time.
 ///
 /// Where it is built depends on the cores (`Pipeline.init`): when the workers leave a core free
 /// (`--threads 2` on four cores), the pipeline's reader thread, which otherwise waits on

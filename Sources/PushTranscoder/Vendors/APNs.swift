@@ -7,8 +7,12 @@
 ///
 /// Easemob: `{"aps":{"alert":{"title"?,"subtitle"?,"body"},"badge"?,"sound":S,
 /// "mutable-content"?:1,"category"?},"f","t"?,"g"?,"m"?,"e"?}`, S default `"default"`.
-struct APNs: PushVendor {
-  var id: VendorID { .apns }
+struct APNs: BudgetedVendor {
+  static var id: VendorID { .apns }
+  static var name: StaticString { "apns" }
+  static var limits: VendorLimits {
+    VendorLimits(payloadBytes: 4096, voipPayloadBytes: 5120, recipientsPerRecord: 1)
+  }
 
   func writeRecordExtras(_ notice: Notice, into writer: inout JSONWriter) {
     if let activity = notice.apns.liveActivity {
@@ -24,17 +28,20 @@ struct APNs: PushVendor {
     notice.apns.liveActivity != nil || notice.apns.voip
   }
 
-  func renderPayload(
-    _ notice: Notice, _ context: RenderContext, part: Int, parts: Int,
-    into writer: inout JSONWriter, effects: inout RenderEffects
-  ) -> VendorRefusal? {
-    let limits = VendorLimits.of(.apns)
+  /// VoIP pushes have their own budget; Live Activity wins over VoIP (SPEC 9), so a Live
+  /// Activity has the plain one.
+  func payloadBudget(_ notice: Notice) -> Int {
+    notice.apns.voip && notice.apns.liveActivity == nil
+      ? Self.limits.voipPayloadBytes! : Self.limits.payloadBytes!
+  }
+
+  func writePayload(
+    _ notice: Notice, _ context: RenderContext, part: Int, into writer: inout JSONWriter,
+    effects: inout RenderEffects
+  ) throws(VendorRefusal) -> BudgetedBody {
     if let activity = notice.apns.liveActivity {
-      return renderLiveActivity(
-        notice, activity, context, budget: limits.payloadBytes!, into: &writer, effects: &effects)
+      return try writeLiveActivity(notice, activity, context, into: &writer)
     }
-    let budget = notice.apns.voip ? limits.voipPayloadBytes! : limits.payloadBytes!
-    let start = writer.count
     // `title` ← `ApnsInfo.Title`, else the notice title (Easemob: `em_push_title`).
     let title = Notice.present(notice.apns.title) ?? Notice.present(notice.title)
     let subtitle = Notice.present(notice.apns.subtitle)
@@ -49,9 +56,7 @@ struct APNs: PushVendor {
       bodyRange = writeEasemob(
         notice, context, title, subtitle, body, part: part, into: &writer, effects: &effects)
     }
-    return ByteBudget.enforce(
-      budget, vendor: .apns, payloadStart: start, body: bodyRange, text: body, into: &writer,
-      effects: &effects, memo: context.memo)
+    return BudgetedBody(range: bodyRange, text: body)
   }
 
   private func writeTencent(
@@ -141,18 +146,7 @@ struct APNs: PushVendor {
     into writer: inout JSONWriter
   ) -> Range<Int> {
     writer.byte(ASCII.openBrace)
-    if let title {
-      writer.raw("\"title\":")
-      writer.string(title)
-      writer.byte(ASCII.comma)
-    }
-    if let subtitle {
-      writer.raw("\"subtitle\":")
-      writer.string(subtitle)
-      writer.byte(ASCII.comma)
-    }
-    writer.raw("\"body\":")
-    let range = body.write(into: &writer)
+    let range = writer.titleThenBody(title, subtitle: subtitle, body)
     writer.byte(ASCII.closeBrace)
     return range
   }
@@ -162,18 +156,17 @@ struct APNs: PushVendor {
 /// `"push_type":"liveactivity","live_activity_id"` and the payload is
 /// `{"aps":{"timestamp","event","content-state","dismissal-date"?,"alert":{"title"?,"body"}}}`,
 /// without subtitle, sound, badge or ext. Live Activity wins over VoIP, so the budget is the
-/// plain 4096 bytes.
+/// plain 4096 bytes (`payloadBudget`).
 extension APNs {
-  func renderLiveActivity(
-    _ notice: Notice, _ activity: Notice.LiveActivity, _ context: RenderContext, budget: Int,
-    into writer: inout JSONWriter, effects: inout RenderEffects
-  ) -> VendorRefusal? {
+  func writeLiveActivity(
+    _ notice: Notice, _ activity: Notice.LiveActivity, _ context: RenderContext,
+    into writer: inout JSONWriter
+  ) throws(VendorRefusal) -> BudgetedBody {
     guard let timestamp = activity.timestamp else {
-      return VendorRefusal(
-        reason: "missing-timestamp",
+      throw VendorRefusal(
+        reason: .missingTimestamp,
         detail: "a Live Activity push needs MsgTimeStamp or MsgTime")
     }
-    let start = writer.count
     let title = Notice.present(notice.apns.title) ?? Notice.present(notice.title)
     let body = notice.bodyText(titled: title != nil)
     writer.raw("{\"aps\":{\"timestamp\":")
@@ -186,8 +179,6 @@ extension APNs {
     writer.raw(",\"alert\":")
     let bodyRange = writeAlertObject(title, nil, body, into: &writer)
     writer.raw("}}")
-    return ByteBudget.enforce(
-      budget, vendor: .apns, payloadStart: start, body: bodyRange, text: body, into: &writer,
-      effects: &effects, memo: context.memo)
+    return BudgetedBody(range: bodyRange, text: body)
   }
 }

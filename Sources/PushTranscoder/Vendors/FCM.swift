@@ -3,26 +3,21 @@
 /// {"channel_id"?,"sound"?,"notification_count"?}},"data"?:{"ext":ext}}`.
 ///
 /// `android.notification` is always written (`{}` when empty); `priority` defaults to `high`.
-struct FCM: PushVendor {
-  var id: VendorID { .fcm }
+struct FCM: BudgetedVendor {
+  static var id: VendorID { .fcm }
+  static var name: StaticString { "fcm" }
+  static var limits: VendorLimits { VendorLimits(payloadBytes: 4000, recipientsPerRecord: 500) }
 
-  func renderPayload(
-    _ notice: Notice, _ context: RenderContext, part: Int, parts: Int,
-    into writer: inout JSONWriter, effects: inout RenderEffects
-  ) -> VendorRefusal? {
-    let start = writer.count
+  func writePayload(
+    _ notice: Notice, _ context: RenderContext, part: Int, into writer: inout JSONWriter,
+    effects: inout RenderEffects
+  ) throws(VendorRefusal) -> BudgetedBody {
     let android = notice.android
     // notification.title ← `Title`.
     let title = Notice.present(notice.title)
     let body = notice.bodyText(titled: title != nil)
     writer.raw("{\"notification\":{")
-    if let title {
-      writer.raw("\"title\":")
-      writer.string(title)
-      writer.byte(ASCII.comma)
-    }
-    writer.raw("\"body\":")
-    let bodyRange = body.write(into: &writer)
+    let bodyRange = writer.titleThenBody(title, body)
     // notification.image ← `AndroidInfo.GoogleImage`.
     writer.optionalString(",\"image\":", android.googleImage)
     // android.priority ← `AndroidInfo.GooglePriority`, default `high`.
@@ -54,8 +49,6 @@ struct FCM: PushVendor {
       writer.byte(ASCII.closeBrace)
     }
     writer.byte(ASCII.closeBrace)
-    return ByteBudget.enforce(
-      VendorLimits.of(.fcm).payloadBytes!, vendor: .fcm, payloadStart: start, body: bodyRange,
-      text: body, into: &writer, effects: &effects, memo: context.memo)
+    return BudgetedBody(range: bodyRange, text: body)
   }
 }

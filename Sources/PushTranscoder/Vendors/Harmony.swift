@@ -5,14 +5,15 @@
 /// The title is required (`HarmonyInfo.Title`, else `Title`, else the fallback title), so the
 /// body never carries the display prefix; `category` defaults to `IM`; `clickAction` is always
 /// written. Values HarmonyOS refuses are left out (SPEC 9 [4, 6.8]).
-struct Harmony: PushVendor {
-  var id: VendorID { .harmony }
+struct Harmony: BudgetedVendor {
+  static var id: VendorID { .harmony }
+  static var name: StaticString { "harmony" }
+  static var limits: VendorLimits { VendorLimits(payloadBytes: 4096, recipientsPerRecord: 1000) }
 
-  func renderPayload(
-    _ notice: Notice, _ context: RenderContext, part: Int, parts: Int,
-    into writer: inout JSONWriter, effects: inout RenderEffects
-  ) -> VendorRefusal? {
-    let start = writer.count
+  func writePayload(
+    _ notice: Notice, _ context: RenderContext, part: Int, into writer: inout JSONWriter,
+    effects: inout RenderEffects
+  ) throws(VendorRefusal) -> BudgetedBody {
     let harmony = notice.harmony
     // body is required: a blank one becomes the banner text (SPEC 9 [4, 6.8]).
     let body = notice.requiredBody(titled: true)
@@ -44,8 +45,6 @@ struct Harmony: PushVendor {
       writer.byte(ASCII.closeBrace)
     }
     writer.raw("}}}}")
-    return ByteBudget.enforce(
-      VendorLimits.of(.harmony).payloadBytes!, vendor: .harmony, payloadStart: start,
-      body: bodyRange, text: body, into: &writer, effects: &effects, memo: context.memo)
+    return BudgetedBody(range: bodyRange, text: body)
   }
 }

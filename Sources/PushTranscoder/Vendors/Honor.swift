@@ -2,14 +2,15 @@
 /// `{"data"?:ext,"android":{"notification":{"title"?,"body","importance"?,"image"?,
 /// "badge"?:{"addNum"|"setNum"},"clickAction":{"type":3}}}}`. Values Honor refuses are left
 /// out (SPEC 9 [4, 6.8]).
-struct Honor: PushVendor {
-  var id: VendorID { .honor }
+struct Honor: BudgetedVendor {
+  static var id: VendorID { .honor }
+  static var name: StaticString { "honor" }
+  static var limits: VendorLimits { VendorLimits(payloadBytes: 4096, recipientsPerRecord: 1000) }
 
-  func renderPayload(
-    _ notice: Notice, _ context: RenderContext, part: Int, parts: Int,
-    into writer: inout JSONWriter, effects: inout RenderEffects
-  ) -> VendorRefusal? {
-    let start = writer.count
+  func writePayload(
+    _ notice: Notice, _ context: RenderContext, part: Int, into writer: inout JSONWriter,
+    effects: inout RenderEffects
+  ) throws(VendorRefusal) -> BudgetedBody {
     let android = notice.android
     // notification.title ← `Title` (SPEC 9: honor titles come from `Title`).
     let title = Notice.present(notice.title)
@@ -23,13 +24,7 @@ struct Honor: PushVendor {
       writer.byte(ASCII.comma)
     }
     writer.raw("\"android\":{\"notification\":{")
-    if let title {
-      writer.raw("\"title\":")
-      writer.string(title)
-      writer.byte(ASCII.comma)
-    }
-    writer.raw("\"body\":")
-    let bodyRange = body.write(into: &writer)
+    let bodyRange = writer.titleThenBody(title, body)
     // importance ← `HonorImportance`; image ← `HonorImage`; badge as for huawei, camelCase.
     writer.enumeratedString(
       ",\"importance\":", android.honorImportance, AcceptedValues.honorImportance, .importance,
@@ -38,8 +33,6 @@ struct Honor: PushVendor {
     writer.checkedBadge(
       notice, set: "\"setNum\":", .setNum, add: "\"addNum\":", .addNum, &effects)
     writer.raw(",\"clickAction\":{\"type\":3}}}}")
-    return ByteBudget.enforce(
-      VendorLimits.of(.honor).payloadBytes!, vendor: .honor, payloadStart: start,
-      body: bodyRange, text: body, into: &writer, effects: &effects, memo: context.memo)
+    return BudgetedBody(range: bodyRange, text: body)
   }
 }

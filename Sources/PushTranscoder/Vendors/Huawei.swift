@@ -2,14 +2,15 @@
 /// `{"data"?:ext,"android":{"category"?,"notification":{"title"?,"body","channel_id"?,
 /// "importance"?,"image"?,"sound"?,"default_sound"?:false,"badge"?:{"add_num"|"set_num"},
 /// "click_action":{"type":3}}}}`. Values Huawei refuses are left out (SPEC 9 [4, 6.8]).
-struct Huawei: PushVendor {
-  var id: VendorID { .huawei }
+struct Huawei: BudgetedVendor {
+  static var id: VendorID { .huawei }
+  static var name: StaticString { "huawei" }
+  static var limits: VendorLimits { VendorLimits(payloadBytes: 4096, recipientsPerRecord: 1000) }
 
-  func renderPayload(
-    _ notice: Notice, _ context: RenderContext, part: Int, parts: Int,
-    into writer: inout JSONWriter, effects: inout RenderEffects
-  ) -> VendorRefusal? {
-    let start = writer.count
+  func writePayload(
+    _ notice: Notice, _ context: RenderContext, part: Int, into writer: inout JSONWriter,
+    effects: inout RenderEffects
+  ) throws(VendorRefusal) -> BudgetedBody {
     let android = notice.android
     // notification.title ← `Title` (SPEC 9: huawei titles come from `Title`).
     let title = Notice.present(notice.title)
@@ -34,13 +35,7 @@ struct Huawei: PushVendor {
       }
     }
     writer.raw("\"notification\":{")
-    if let title {
-      writer.raw("\"title\":")
-      writer.string(title)
-      writer.byte(ASCII.comma)
-    }
-    writer.raw("\"body\":")
-    let bodyRange = body.write(into: &writer)
+    let bodyRange = writer.titleThenBody(title, body)
     // channel_id ← `HuaWeiChannelID`; importance ← `HuaWeiImportance`; image ← `HuaWeiImage`.
     writer.optionalString(",\"channel_id\":", android.huaweiChannelID)
     writer.enumeratedString(
@@ -56,8 +51,6 @@ struct Huawei: PushVendor {
     writer.checkedBadge(
       notice, set: "\"set_num\":", .setNumSnake, add: "\"add_num\":", .addNumSnake, &effects)
     writer.raw(",\"click_action\":{\"type\":3}}}}")
-    return ByteBudget.enforce(
-      VendorLimits.of(.huawei).payloadBytes!, vendor: .huawei, payloadStart: start,
-      body: bodyRange, text: body, into: &writer, effects: &effects, memo: context.memo)
+    return BudgetedBody(range: bodyRange, text: body)
   }
 }

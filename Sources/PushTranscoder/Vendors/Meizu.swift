@@ -4,20 +4,18 @@
 ///
 /// Title (required: `Title`, else the fallback title) and content are capped at 32 / 100
 /// scalars; `parameters` has no size limit (Meizu documents none; SPEC 4).
-struct Meizu: PushVendor {
-  var id: VendorID { .meizu }
+struct Meizu: CappedVendor {
+  static var id: VendorID { .meizu }
+  static var name: StaticString { "meizu" }
+  static var limits: VendorLimits {
+    // Meizu documents no limit on `parameters` (SPEC 4).
+    VendorLimits(titleScalars: 32, bodyScalars: 100, recipientsPerRecord: 100)
+  }
 
-  func renderPayload(
-    _ notice: Notice, _ context: RenderContext, part: Int, parts: Int,
+  func writePayload(
+    _ notice: Notice, _ texts: CappedTexts, _ context: RenderContext, part: Int, parts: Int,
     into writer: inout JSONWriter, effects: inout RenderEffects
-  ) -> VendorRefusal? {
-    let texts: CappedTexts
-    do {
-      texts = try notice.cappedTexts(
-        VendorLimits.of(.meizu), vendor: .meizu, context: context, effects: &effects)
-    } catch {
-      return error
-    }
+  ) {
     writer.raw("{\"noticeBarInfo\":{\"title\":")
     texts.title.write(into: &writer)
     writer.raw(",\"content\":")
@@ -32,6 +30,5 @@ struct Meizu: PushVendor {
       writer.byte(ASCII.closeBrace)
     }
     writer.raw("}}")
-    return nil
   }
 }

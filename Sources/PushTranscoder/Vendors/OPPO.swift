@@ -5,20 +5,20 @@
 ///
 /// Title (required: `Title`, else the fallback title) and content are capped at 50 / 50
 /// scalars; the JSON text of `action_parameters` may hold at most 4000 scalars and is never cut.
-struct OPPO: PushVendor {
-  var id: VendorID { .oppo }
+struct OPPO: CappedVendor {
+  static var id: VendorID { .oppo }
+  static var name: StaticString { "oppo" }
+  static var limits: VendorLimits {
+    VendorLimits(
+      titleScalars: 50, bodyScalars: 50,
+      extField: FieldBudget(field: "action_parameters", unit: .writtenObjectScalars, limit: 4000),
+      recipientsPerRecord: 1000)
+  }
 
-  func renderPayload(
-    _ notice: Notice, _ context: RenderContext, part: Int, parts: Int,
+  func writePayload(
+    _ notice: Notice, _ texts: CappedTexts, _ context: RenderContext, part: Int, parts: Int,
     into writer: inout JSONWriter, effects: inout RenderEffects
-  ) -> VendorRefusal? {
-    let texts: CappedTexts
-    do {
-      texts = try notice.cappedTexts(
-        VendorLimits.of(.oppo), vendor: .oppo, context: context, effects: &effects)
-    } catch {
-      return error
-    }
+  ) {
     let android = notice.android
     writer.raw("{\"title\":")
     texts.title.write(into: &writer)
@@ -46,7 +46,6 @@ struct OPPO: PushVendor {
       OPPO.writeActionParameters(ext, into: &writer)
     }
     writer.byte(ASCII.closeBrace)
-    return nil
   }
 
   /// Writes the JSON string whose value is the canonical JSON text `{"ext":ext}`: the text's

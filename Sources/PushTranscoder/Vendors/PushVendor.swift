@@ -1,44 +1,54 @@
-/// The vendors, in canonical order (SPEC 9): output always follows this order.
-package enum VendorID: Int, CaseIterable, Sendable, Comparable {
-  /// The nine vendors; `rawValue` indexes per-vendor stats.
-  case apns, fcm, huawei, honor, harmony, xiaomi, oppo, vivo, meizu
+/// The limits of one vendor (SPEC 4 table, 9), as data: every budget, cap and per-record count
+/// of a vendor is its `PushVendor.limits` and nowhere else.
+package struct VendorLimits: Sendable {
+  /// Whole-payload byte budget (canonical bytes), nil for the capped vendors.
+  package var payloadBytes: Int?
+  /// The budget of an APNs VoIP push (`ApnsInfo.IsVoipPush == 1`).
+  package var voipPayloadBytes: Int?
+  /// Title and body caps in Unicode scalars, nil for the budgeted vendors.
+  package var titleScalars: Int?
+  /// The body cap in Unicode scalars, nil for the budgeted vendors.
+  package var bodyScalars: Int?
+  /// The limit on the field that carries ext, if the vendor has one.
+  package var extField: FieldBudget?
+  /// vivo `requestId`: at most this many UTF-8 bytes, suffix included.
+  package var requestIDBytes: Int?
+  /// Recipients per record; more recipients split into several records.
+  package var recipientsPerRecord: Int
 
-  /// The CLI word and the `"vendor"` value of records.
-  package var name: String { staticName.description }
-
-  /// The name as a static string, written into every record without touching a `String`.
-  package var staticName: StaticString {
-    switch self {
-    case .apns: "apns"
-    case .fcm: "fcm"
-    case .huawei: "huawei"
-    case .honor: "honor"
-    case .harmony: "harmony"
-    case .xiaomi: "xiaomi"
-    case .oppo: "oppo"
-    case .vivo: "vivo"
-    case .meizu: "meizu"
-    }
+  /// Limits with only the given budgets and caps.
+  package init(
+    payloadBytes: Int? = nil, voipPayloadBytes: Int? = nil, titleScalars: Int? = nil,
+    bodyScalars: Int? = nil, extField: FieldBudget? = nil, requestIDBytes: Int? = nil,
+    recipientsPerRecord: Int
+  ) {
+    self.payloadBytes = payloadBytes
+    self.voipPayloadBytes = voipPayloadBytes
+    self.titleScalars = titleScalars
+    self.bodyScalars = bodyScalars
+    self.extField = extField
+    self.requestIDBytes = requestIDBytes
+    self.recipientsPerRecord = recipientsPerRecord
   }
-
-  /// The vendor whose CLI word is `name`, or nil for an unknown id.
-  package init?(name: String) {
-    guard let match = VendorID.allCases.first(where: { $0.name == name }) else { return nil }
-    self = match
-  }
-
-  /// Canonical order.
-  package static func < (lhs: VendorID, rhs: VendorID) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// Why one vendor refused a message that others may still get (SPEC 6.4, 9).
 package struct VendorRefusal: Error {
-  /// `over-budget` or `missing-timestamp`.
-  package var reason: String
+  /// The refusals a vendor can make; `RejectReason(_:)` gives each its SPEC name.
+  package enum Reason: Sendable {
+    /// The payload cannot fit its byte budget even with the body cut to `…`, or the field
+    /// carrying ext is over its limit (SPEC 5 step 3).
+    case overBudget
+    /// An APNs Live Activity push without a timestamp (SPEC 9).
+    case missingTimestamp
+  }
+
+  /// Why the vendor refused.
+  package var reason: Reason
   /// Free text for people, e.g. the sizes.
   package var detail: String
   /// A refusal for `reason`, explained by `detail`.
-  package init(reason: String, detail: String) {
+  package init(reason: Reason, detail: String) {
     self.reason = reason
     self.detail = detail
   }
@@ -75,12 +85,23 @@ package struct RenderContext {
 /// One push vendor: the shape of its payload and its limits (SPEC 4, 5).
 ///
 /// A vendor renders only the payload object; the record around it (source, line, key,
-/// recipients, push_type...) is written by `RecordWriter`.
+/// recipients, push_type...) is written by the pipeline's record head. Most vendors conform
+/// through `BudgetedVendor` or `CappedVendor`, which write the envelope shared by their kind.
+///
+/// The static properties are computed, not stored: code specialised for a vendor
+/// (`VendorID.visit`) then reads constants, with no lazy-global check (`swift_once`).
 package protocol PushVendor: Sendable {
-  /// The vendor's id.
-  var id: VendorID { get }
-  /// Recipients per record (SPEC 4 table).
-  var recipientsPerRecord: Int { get }
+  /// A vendor holds no state: `VendorID.visit` makes one per call.
+  init()
+  /// The vendor's id (its case in `VendorID`).
+  static var id: VendorID { get }
+  /// The CLI word and the `"vendor"` value of records.
+  static var name: StaticString { get }
+  /// The vendor's budgets, caps and recipients per record (SPEC 4 table).
+  static var limits: VendorLimits { get }
+  /// True when the payload may read `Notice.lineHash`: the pipeline then hashes lines in bulk,
+  /// and hashes a message's line once before splitting it into records.
+  static var hashesLines: Bool { get }
 
   /// Record keys that precede `"payload"` and depend on the vendor (apns `push_type`,
   /// `live_activity_id`), written with their leading comma, e.g. `,"push_type":"voip"`.
@@ -100,8 +121,14 @@ package protocol PushVendor: Sendable {
 }
 
 extension PushVendor {
-  /// From the limits table (SPEC 4).
-  package var recipientsPerRecord: Int { VendorLimits.of(id).recipientsPerRecord }
+  /// The vendor's id.
+  package var id: VendorID { Self.id }
+
+  /// Recipients per record (SPEC 4 table).
+  package var recipientsPerRecord: Int { Self.limits.recipientsPerRecord }
+
+  /// Most vendors never read the line's hash.
+  package static var hashesLines: Bool { false }
 
   /// Most vendors add nothing to the record around their payload.
   package func writeRecordExtras(_ notice: Notice, into writer: inout JSONWriter) {}

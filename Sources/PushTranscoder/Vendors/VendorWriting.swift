@@ -42,6 +42,26 @@ extension JSONWriter {
     raw(lexeme)
   }
 
+  /// `"title":T,` when `title` is present, then `"subtitle":S,` when `subtitle` is, then
+  /// `"body":B`: the members that open the notification object of the vendors whose title is
+  /// optional. Returns the range of the body's content, for the byte budget.
+  @inline(__always)
+  mutating func titleThenBody(
+    _ title: StringSlice?, subtitle: StringSlice? = nil, _ body: PushText
+  ) -> Range<Int> {
+    if let title {
+      raw("\"title\":")
+      string(title)
+      byte(ASCII.comma)
+    }
+    if let subtitle {
+      raw("\"subtitle\":")
+      string(subtitle)
+      byte(ASCII.comma)
+    }
+    raw("\"body\":")
+    return body.write(into: &self)
+  }
 }
 
 /// The title, body and ext of a capped vendor, after the caps (SPEC 5 step 1).
@@ -104,19 +124,14 @@ extension Notice {
     return .decoded(text.bytes)
   }
 
-  /// Title, body and ext of a capped vendor (xiaomi, oppo, vivo, meizu): checks the ext field
-  /// budget first (ext is never cut), then cuts title and body to the scalar caps. Effects are
-  /// recorded only when the vendor will render.
+  /// Title, body and ext of a capped vendor (xiaomi, oppo, vivo, meizu), `ext` being
+  /// `extText(context)` already checked against the ext field's limit (ext is never cut): cuts
+  /// title and body to the scalar caps. Called only when the vendor will render, so the
+  /// effects recorded are the vendor's.
   func cappedTexts(
-    _ limits: VendorLimits, vendor: VendorID, context: RenderContext,
+    _ limits: VendorLimits, ext: PushText?, context: RenderContext,
     effects: inout RenderEffects
-  ) throws(VendorRefusal) -> CappedTexts {
-    let ext = extText(context)
-    if let ext, let budget = limits.extField,
-      let refusal = budget.check(ext, vendor: vendor, memo: context.memo)
-    {
-      throw refusal
-    }
+  ) -> CappedTexts {
     // Each text is built once and moved into the result: no text value is overwritten.
     let title = PushText.slice(requiredTitle())
     let body = requiredBody(titled: true)

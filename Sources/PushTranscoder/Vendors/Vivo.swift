@@ -5,20 +5,22 @@
 /// Title (required: `Title`, else the fallback title) and content are capped at 40 / 100
 /// scalars; `clientCustomMap` may count at most 1024 scalars, key `ext` (3) included, and is
 /// never cut. `notifyType` defaults to 4. Values vivo refuses are left out (SPEC 9 [4, 6.8]).
-struct Vivo: PushVendor {
-  var id: VendorID { .vivo }
+struct Vivo: CappedVendor {
+  static var id: VendorID { .vivo }
+  static var name: StaticString { "vivo" }
+  static var limits: VendorLimits {
+    VendorLimits(
+      titleScalars: 40, bodyScalars: 100,
+      extField: FieldBudget(field: "clientCustomMap", unit: .keyAndExtScalars, limit: 1024),
+      requestIDBytes: 64, recipientsPerRecord: 1000)
+  }
+  /// `requestId` without a key is made from the line's hash.
+  static var hashesLines: Bool { true }
 
-  func renderPayload(
-    _ notice: Notice, _ context: RenderContext, part: Int, parts: Int,
+  func writePayload(
+    _ notice: Notice, _ texts: CappedTexts, _ context: RenderContext, part: Int, parts: Int,
     into writer: inout JSONWriter, effects: inout RenderEffects
-  ) -> VendorRefusal? {
-    let limits = VendorLimits.of(.vivo)
-    let texts: CappedTexts
-    do {
-      texts = try notice.cappedTexts(limits, vendor: .vivo, context: context, effects: &effects)
-    } catch {
-      return error
-    }
+  ) {
     let android = notice.android
     writer.raw("{\"title\":")
     texts.title.write(into: &writer)
@@ -64,9 +66,8 @@ struct Vivo: PushVendor {
     }
     writer.raw(",\"requestId\":")
     Vivo.writeRequestID(
-      notice, part: part, parts: parts, maxBytes: limits.requestIDBytes!, into: &writer)
+      notice, part: part, parts: parts, maxBytes: Self.limits.requestIDBytes!, into: &writer)
     writer.byte(ASCII.closeBrace)
-    return nil
   }
 
   /// The 8 lower-case hex digits of `value`, most significant first, as the bytes of a

@@ -4,20 +4,20 @@
 ///
 /// Title (required: `Title`, else the fallback title) and description are capped at 49 / 127
 /// scalars; `payload` (ext) may hold at most 4096 UTF-8 bytes and is never cut.
-struct Xiaomi: PushVendor {
-  var id: VendorID { .xiaomi }
+struct Xiaomi: CappedVendor {
+  static var id: VendorID { .xiaomi }
+  static var name: StaticString { "xiaomi" }
+  static var limits: VendorLimits {
+    VendorLimits(
+      titleScalars: 49, bodyScalars: 127,
+      extField: FieldBudget(field: "payload", unit: .extUTF8Bytes, limit: 4096),
+      recipientsPerRecord: 100)
+  }
 
-  func renderPayload(
-    _ notice: Notice, _ context: RenderContext, part: Int, parts: Int,
+  func writePayload(
+    _ notice: Notice, _ texts: CappedTexts, _ context: RenderContext, part: Int, parts: Int,
     into writer: inout JSONWriter, effects: inout RenderEffects
-  ) -> VendorRefusal? {
-    let texts: CappedTexts
-    do {
-      texts = try notice.cappedTexts(
-        VendorLimits.of(.xiaomi), vendor: .xiaomi, context: context, effects: &effects)
-    } catch {
-      return error
-    }
+  ) {
     writer.raw("{\"title\":")
     texts.title.write(into: &writer)
     writer.raw(",\"description\":")
@@ -34,6 +34,5 @@ struct Xiaomi: PushVendor {
       writer.byte(ASCII.closeBrace)
     }
     writer.byte(ASCII.closeBrace)
-    return nil
   }
 }

@@ -93,7 +93,7 @@ import Testing
             for limit in [size - 1, size, size + 1] where limit >= 0 {
               let budget = FieldBudget(field: "f", unit: unit, limit: limit)
               #expect(
-                (budget.check(ext, vendor: .oppo) == nil) == (size <= limit),
+                (budget.sizeOverLimit(ext) == nil) == (size <= limit),
                 "round \(round), \(unit), limit \(limit)")
             }
           }
@@ -225,11 +225,9 @@ import Testing
               writer.raw("{\"alert\":")
               let range = body.write(into: &writer)
               writer.raw(",\"sound\":\"s\"}")
-              var effects = RenderEffects()
-              let refusal = ByteBudget.enforce(
-                budget, vendor: .fcm, payloadStart: 0, body: range, text: body, into: &writer,
-                effects: &effects, memo: memo)
-              return (writer.bytes, refusal != nil, effects.bodyCut)
+              let outcome = ByteBudget.enforce(
+                budget, payloadStart: 0, body: range, text: body, into: &writer, memo: memo)
+              return (writer.bytes, outcome != .fits && outcome != .cut, outcome == .cut)
             }
             let fresh = render(nil)
             let resumed = render(memo)

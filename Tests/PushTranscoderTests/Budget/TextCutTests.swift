@@ -99,7 +99,7 @@ struct BudgetTextCutTests {
 @Suite("Budget byte budgets")
 struct ByteBudgetTests {
   /// Writes `prefix` + `{"b":"<text>"}` and enforces `budget` on the payload part.
-  func enforce(_ text: String, budget: Int) -> (String, VendorRefusal?, RenderEffects) {
+  func enforce(_ text: String, budget: Int) -> (String, ByteBudget.Outcome) {
     var writer = JSONWriter()
     writer.raw("prefix")
     let start = writer.count
@@ -107,31 +107,28 @@ struct ByteBudgetTests {
     writer.raw("{\"b\":")
     let range = body.write(into: &writer)
     writer.byte(ASCII.closeBrace)
-    var effects = RenderEffects()
-    let refusal = ByteBudget.enforce(
-      budget, vendor: .fcm, payloadStart: start, body: range, text: body, into: &writer,
-      effects: &effects)
+    let outcome = ByteBudget.enforce(
+      budget, payloadStart: start, body: range, text: body, into: &writer)
     #expect(writer.bytes.starts(with: Array("prefix".utf8)))
-    return (String(decoding: writer.bytes[start...], as: UTF8.self), refusal, effects)
+    return (String(decoding: writer.bytes[start...], as: UTF8.self), outcome)
   }
 
   @Test func payloadOfExactlyTheBudgetIsNotCut() {
     // {"b":""} is 8 bytes.
-    let (payload, refusal, effects) = enforce("hello", budget: 13)
-    #expect(payload == #"{"b":"hello"}"# && refusal == nil && !effects.bodyCut)
+    let (payload, outcome) = enforce("hello", budget: 13)
+    #expect(payload == #"{"b":"hello"}"# && outcome == .fits)
   }
 
   @Test func oneByteOverCutsTheBody() {
-    let (payload, _, effects) = enforce("hello", budget: 12)
-    #expect(payload == #"{"b":"h…"}"# && effects.bodyCut)
+    let (payload, outcome) = enforce("hello", budget: 12)
+    #expect(payload == #"{"b":"h…"}"# && outcome == .cut)
   }
 
   @Test func roomOfThreeGivesEllipsisAloneAndTwoRefuses() {
     #expect(enforce("hello", budget: 11).0 == #"{"b":"…"}"#)
-    let (payload, refusal, effects) = enforce("hello", budget: 10)
+    let (payload, outcome) = enforce("hello", budget: 10)
     #expect(payload == "")
-    #expect(refusal?.reason == "over-budget")
-    #expect(refusal?.detail.contains("10") == true)
-    #expect(!effects.bodyCut)
+    // {"b":"hello"} is 13 bytes, 8 with an empty body.
+    #expect(outcome == .tooSmall(size: 13, emptySize: 8))
   }
 }

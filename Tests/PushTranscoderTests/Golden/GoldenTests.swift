@@ -39,12 +39,20 @@ struct GoldenTests {
     }
   }
 
-  /// Every vendor has a golden file in the default option set (a new vendor must add one).
+  /// Every vendor has a golden file in the default option set and in every option set that
+  /// selects it (a new vendor must add them: `UPDATE_GOLDEN=1`, then review).
   @Test func everyRegisteredVendorHasGoldenFiles() {
     for vendor in VendorRegistry.all {
       let path = GoldenCorpus.goldenDirectory
         .appendingPathComponent("default/\(vendor.id.name).ndjson").path
       #expect(FileManager.default.fileExists(atPath: path), "no golden file for \(vendor.id.name)")
+      for set in GoldenCorpus.OptionSet.all where set.options.vendors.contains(vendor.id) {
+        let path = GoldenCorpus.goldenDirectory
+          .appendingPathComponent("\(set.name)/\(vendor.id.name).ndjson").path
+        #expect(
+          FileManager.default.fileExists(atPath: path),
+          "no golden file \(set.name)/\(vendor.id.name).ndjson")
+      }
     }
   }
 

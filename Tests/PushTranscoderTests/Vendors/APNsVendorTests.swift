@@ -148,7 +148,7 @@ struct APNsVendorTests {
   @Test func liveActivityWithoutTimestampIsRefused() {
     let line = #"{"apns":{"la":{"id":"x","event":"end","state":{}}},"body":"b"}"#
     let rendered = NoticeFixture.render(.apns, line)
-    #expect(rendered.refusal?.reason == "missing-timestamp")
+    #expect(rendered.refusal?.reason == .missingTimestamp)
   }
 
   @Test func liveActivityBodyIsCutToTheBudget() {
@@ -166,7 +166,7 @@ struct APNsVendorTests {
   @Test func hugeExtIsOverBudget() {
     let ext = String(repeating: "x", count: 4090)
     let rendered = NoticeFixture.render(.apns, #"{"body":"b","ext":"\#(ext)"}"#)
-    #expect(rendered.refusal?.reason == "over-budget")
+    #expect(rendered.refusal?.reason == .overBudget)
     #expect(rendered.refusal?.detail.contains("4096") == true)
   }
 }

@@ -168,14 +168,14 @@ struct BudgetedVendorTests {
     let bodyPath = vendor == .apns ? ["aps", "alert", "body"] : path
     #expect(TestJSON.string(rendered.payloadBytes, bodyPath) == "…")
     let over = NoticeFixture.render(vendor, titled(title + "t"))
-    #expect(over.refusal?.reason == "over-budget")
+    #expect(over.refusal?.reason == .overBudget)
   }
 
   @Test(arguments: [VendorID.apns, .fcm, .huawei, .honor, .harmony])
   func hugeExtIsRefusedNeverCut(_ vendor: VendorID) {
     let ext = String(repeating: "x", count: 5200)
     let rendered = NoticeFixture.render(vendor, #"{"body":"b","ext":"\#(ext)"}"#)
-    #expect(rendered.refusal?.reason == "over-budget")
+    #expect(rendered.refusal?.reason == .overBudget)
   }
 
   @Test(arguments: [VendorID.apns, .fcm, .huawei, .honor, .harmony])

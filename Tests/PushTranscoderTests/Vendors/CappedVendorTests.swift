@@ -131,7 +131,7 @@ struct CappedVendorTests {
         ? TestJSON.literal(#"{"ext":\#(TestJSON.literal(ext))}"#) : TestJSON.literal(ext)
       #expect(rendered.payload?.contains(carried) == true)
     } else {
-      #expect(rendered.refusal?.reason == "over-budget")
+      #expect(rendered.refusal?.reason == .overBudget)
       #expect(!rendered.effects.titleCut && !rendered.effects.bodyCut)
     }
   }

@@ -60,9 +60,8 @@ enum NoticeFixture {
       renderer.writeRecordExtras(notice, into: &extras)
       rendered.extras = String(decoding: extras.bytes, as: UTF8.self)
       // The record head is copied from the line's shared tail unless the vendor says it has
-      // extras: the two must agree, through the protocol and through `VendorID`'s switch.
+      // extras: the two must agree.
       #expect(renderer.hasRecordExtras(notice) == !extras.isEmpty)
-      #expect(vendor.hasRecordExtras(notice) == !extras.isEmpty)
       return rendered
     }
   }
@@ -72,7 +71,7 @@ enum NoticeFixture {
     -> String
   {
     let rendered = render(vendor, line, part: part, parts: parts)
-    if let refusal = rendered.refusal { return "refused: \(refusal.reason)" }
+    if let refusal = rendered.refusal { return "refused: \(RejectReason(refusal.reason).name)" }
     return rendered.payload ?? ""
   }
 
