@@ -104,6 +104,8 @@ package struct RunResult: Sendable {
   package var stats: RunStats
   /// Input bytes processed (lines plus terminators).
   package var inputBytes: Int
+  /// Record and reject bytes the lines produced, framed and before any compression.
+  package var outputBytes = 0
   /// Wall-clock seconds from the start of the run to the last chunk consumed.
   package var seconds: Double
   /// A fatal error (corrupt input, I/O), already phrased for people.
@@ -344,6 +346,7 @@ struct OrderedWriter {
   var stats: RunStats
   let progress: Progress?
   var inputBytes = 0
+  var outputBytes = 0
   var fatal: String? = nil
   var closed = false
 
@@ -360,6 +363,7 @@ struct OrderedWriter {
   mutating func consume(_ output: ChunkOutput) -> Bool {
     stats.merge(output.stats)
     inputBytes += output.inputBytes
+    outputBytes += output.main.count + output.rejects.count
     progress?.update(bytes: inputBytes, lines: stats.lines)
     do {
       try sink.consume(output)
@@ -396,7 +400,8 @@ struct OrderedWriter {
       }
     }
     return RunResult(
-      stats: stats, inputBytes: inputBytes, seconds: seconds, fatal: fatal, closedOutput: closed)
+      stats: stats, inputBytes: inputBytes, outputBytes: outputBytes, seconds: seconds,
+      fatal: fatal, closedOutput: closed)
   }
 }
 

@@ -35,6 +35,8 @@ package struct RunConfiguration: Sendable {
   package var rejectsPath: String? = nil
   /// `--stats FILE`: where the stats JSON goes.
   package var statsPath: String? = nil
+  /// `--report FILE.html`: where the run report (`RunReport`) goes.
+  package var reportPath: String? = nil
   /// `--compress`: the codec of the output stream or of each batch file.
   package var compression: OutputCompression = .none
   /// `--level`: the compression level; nil is the codec's default.
@@ -156,6 +158,20 @@ package enum Runner {
       do {
         let file = try BufferedFile(creating: statsPath)
         try file.write(writer.bytes)
+        try file.close()
+      } catch {
+        return fail(Pipeline.describe(error))
+      }
+    }
+    if let reportPath = configuration.reportPath {
+      let page = RunReport.html(
+        stats: result.stats, vendors: configuration.options.vendors,
+        timing: RunReport.Timing(
+          seconds: result.seconds, inputBytes: result.inputBytes,
+          outputBytes: result.outputBytes))
+      do {
+        let file = try BufferedFile(creating: reportPath)
+        try file.write(Array(page.utf8))
         try file.close()
       } catch {
         return fail(Pipeline.describe(error))
