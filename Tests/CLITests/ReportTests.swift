@@ -101,6 +101,36 @@ extension CLITests {
       #expect(counts?["fcm"]?.count == 21)
     }
 
+    /// Headless Chromium loads the page from its file: no console message, and the DOM it
+    /// renders holds one chart per vendor with the stats' numbers (the same checker, on the
+    /// serialized DOM). A screenshot goes to the run's temporary folder, kept and printed.
+    @Test(.enabled(if: Browser.path != nil, "Chromium is missing and could not be installed"))
+    func rendersInHeadlessChromium() throws {
+      let browser = try #require(Browser.path)
+      let run = try ReportRun()
+      let url = URL(fileURLWithPath: run.report).absoluteString
+      let common = [
+        "--headless", "--disable-gpu", "--no-sandbox", "--hide-scrollbars",
+        "--user-data-dir=" + run.directory.file("profile"), "--enable-logging=stderr", "--v=0",
+      ]
+      let dom = try CLI.execute(browser, common + ["--dump-dom", url])
+      #expect(dom.status == 0, "\(dom.stderrText)")
+      let consoleLines = CLI.lines(dom.stderrText).filter { $0.contains(":CONSOLE") }
+      #expect(consoleLines.isEmpty, "console: \(consoleLines)")
+      try dom.stdout.write(to: URL(fileURLWithPath: run.directory.file("dom.html")))
+      let result = try run.check(page: run.directory.file("dom.html"), mode: "dom")
+      #expect(result.status == 0, "\(result.stdoutText)\(result.stderrText)")
+      #expect(result.stdoutText.contains("charts 9"), "\(result.stdoutText)")
+
+      let screenshot = run.directory.file("report.png")
+      let shot = try CLI.execute(
+        browser, common + ["--window-size=1280,2400", "--screenshot=" + screenshot, url])
+      #expect(shot.status == 0, "\(shot.stderrText)")
+      let png = try Data(contentsOf: URL(fileURLWithPath: screenshot))
+      #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 10_000)
+      print("report screenshot: \(screenshot)")
+    }
+
     /// `python3 -c checker REPORT STATS RECORDS REJECTS VENDORS INPUT_BYTES xml|dom`.
     static let checker = #"""
       import json, re, sys
@@ -339,4 +369,21 @@ extension CLITests {
       print(f'charts {len(charts)} numbers {checked} reasons {rows}')
       """#
   }
+}
+
+/// Headless Chromium for the report test, installed on demand by `scripts/setup-browser.sh`
+/// (the only test that needs a browser, so `scripts/setup.sh` does not install one).
+enum Browser {
+  /// The browser's path, or nil (with the reason on stderr) when it cannot be installed.
+  static let path: String? = {
+    let script = CLI.packageRoot.appendingPathComponent("scripts/setup-browser.sh").path
+    guard let result = try? CLI.execute("/bin/bash", [script]) else { return nil }
+    guard result.status == 0 else {
+      FileHandle.standardError.write(
+        Data(("report browser test skipped: " + result.stderrText).utf8))
+      return nil
+    }
+    let path = result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+    return path.isEmpty ? nil : CLI.lines(path).last.map(String.init)
+  }()
 }

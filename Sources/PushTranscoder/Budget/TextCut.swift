@@ -239,7 +239,8 @@ package enum TextCut {
 
   /// The longest prefix of decoded UTF-8 that has at most `maxBytes` bytes and ends on a scalar
   /// boundary (vivo `requestId`, SPEC 9: no `…`).
-  package static func scalarPrefixLength(_ bytes: UnsafeBufferPointer<UInt8>, maxBytes: Int) -> Int {
+  package static func scalarPrefixLength(_ bytes: UnsafeBufferPointer<UInt8>, maxBytes: Int) -> Int
+  {
     if bytes.count <= maxBytes { return bytes.count }
     var end = max(maxBytes, 0)
     // Safe because `bytes[end]` is read only while 0 < end <= maxBytes < bytes.count.

@@ -37,7 +37,7 @@ enum ReportChart {
         + "</pattern></defs>\n")
     let budget = limits.payloadBytes
     for (index, count) in counts.enumerated() where count > 0 {
-      let barHeight = max(1, (Double(count) / Double(largest) * plotHeight).rounded())
+      let barHeight = max(2, (Double(count) / Double(largest) * plotHeight).rounded())
       let barX = Double(left) + Double(index) * barWidth
       let lowerBound = index << PayloadSizes.bucketShift
       let over = budget.map { lowerBound >= $0 } ?? false

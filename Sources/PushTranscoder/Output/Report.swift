@@ -287,7 +287,9 @@ package enum RunReport {
     .reasons { width: 100%; }
     .reasons thead th { border-bottom: 1px solid #1b1f24; }
     .reasons tbody tr { border-bottom: 1px solid #d0d7de; }
-    .examples { margin: 0; padding: 0; list-style: none; columns: 2; }
+    .examples { margin: 0; padding: 0; list-style: none; }
+    .examples li, .command { overflow-wrap: anywhere; }
+    .reasons th[scope="row"], .reasons td:nth-child(2) { white-space: nowrap; }
     .explain { margin: .3rem 0 0; font-size: .85rem; }
     code { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: .9em; }
     .command { background: #f3f4f6; padding: .1rem .3rem; border: 1px solid #d0d7de; }
@@ -341,8 +343,7 @@ struct ReportPage {
   }
 
   /// `<name attribute="value">text</name>`, value and text escaped.
-  mutating func element(_ name: String, attribute: String, _ value: String, text content: String)
-  {
+  mutating func element(_ name: String, attribute: String, _ value: String, text content: String) {
     raw("<\(name) \(attribute)=\"")
     text(value)
     raw("\">")
