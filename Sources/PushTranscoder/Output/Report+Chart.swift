@@ -94,8 +94,10 @@ enum ReportChart {
     page.raw("</svg>\n")
   }
 
-  /// A coordinate with one decimal, so the page does not depend on float printing.
+  /// A coordinate (never negative) with one decimal, so the page does not depend on float
+  /// printing; integer arithmetic, since a chart has a few hundred of them.
   private static func fixed(_ value: Double) -> String {
-    RunReport.format("%.1f", value)
+    let tenths = Int((max(0, value) * 10).rounded())
+    return "\(tenths / 10).\(tenths % 10)"
   }
 }
