@@ -23,10 +23,9 @@
 // `--file` adds an NDJSON file (e.g. one from ../shared/bench/gen_corpus.py); `--write-corpus`
 // saves the generated corpus; `--size-mb 0` skips generating one.
 
+import CMalloc
 import Foundation
 import PushTranscoder
-
-import CMalloc
 
 struct Options {
   var sizeMB = 64.0

@@ -94,6 +94,12 @@ struct Transcode: ParsableCommand {
   @Option(help: "Write the run's stats JSON to this file.")
   var stats: String?
 
+  @Option(
+    help:
+      "Write a self-contained HTML report of the run (outcomes, payload-size charts, reasons) to this file."
+  )
+  var report: String?
+
   @Option(help: "Stream framing for -o -: ndjson or tsv (vendor, line, record).")
   var framing: OutputFraming = .ndjson
 
@@ -170,6 +176,7 @@ struct Transcode: ParsableCommand {
     configuration.maxRejects = maxRejects
     configuration.rejectsPath = rejects
     configuration.statsPath = stats
+    configuration.reportPath = report
     configuration.compression = compress
     configuration.level = level
     configuration.batchRecords = batchRecords

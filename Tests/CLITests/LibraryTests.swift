@@ -1,8 +1,7 @@
 import Foundation
+import Glibc
 import PushTranscoder
 import Testing
-
-import Glibc
 
 /// The public library API against the command: the README's example program, built as the
 /// package's `transcode-one-line` target, and the API's records and runs, byte for byte what

@@ -44,6 +44,13 @@ package struct RunStats: Sendable, Equatable {
   package var directoryEntries = 0
   /// `directory.rejected`: bad directory lines, indexed by `RejectReason.rawValue`.
   package var directoryRejected = [Int](repeating: 0, count: RejectReason.allCases.count)
+  /// `payload_bytes`: payloads written per vendor and size bucket, flat, at
+  /// `vendor.rawValue * PayloadSizes.buckets + PayloadSizes.bucket(bytes)` (see `PayloadSizes`).
+  package var payloadBytes = [Int](
+    repeating: 0, count: VendorID.allCases.count * PayloadSizes.buckets)
+  /// The first `ReasonExamples.limit` lines of each reject and skip reason, in input order
+  /// (kept for the report, not written in the stats JSON).
+  package var examples = ReasonExamples()
 
   /// Stats with every count zero.
   package init() {}
@@ -76,6 +83,24 @@ package struct RunStats: Sendable, Equatable {
     directoryLines += other.directoryLines
     directoryEntries += other.directoryEntries
     for i in directoryRejected.indices { directoryRejected[i] += other.directoryRejected[i] }
+    for i in payloadBytes.indices { payloadBytes[i] += other.payloadBytes[i] }
+    examples.append(other.examples)
+  }
+
+  /// Counts one payload of `bytes` bytes written for `vendor`: one add, bucketed by a shift.
+  @inline(__always)
+  package mutating func countPayload(_ vendor: VendorID, bytes: Int) {
+    payloadBytes.withUnsafeMutableBufferPointer { counts in
+      // Safe because `bucket` is below `PayloadSizes.buckets` and `vendor.rawValue` below the
+      // vendor count, so the index lies within the `vendors × buckets` counts.
+      counts[vendor.rawValue &* PayloadSizes.buckets &+ PayloadSizes.bucket(bytes)] &+= 1
+    }
+  }
+
+  /// The payload-size histogram of `vendor`: `PayloadSizes.buckets` counts.
+  package func payloadHistogram(_ vendor: VendorID) -> ArraySlice<Int> {
+    let start = vendor.rawValue * PayloadSizes.buckets
+    return payloadBytes[start..<start + PayloadSizes.buckets]
   }
 
   /// The stats JSON of SPEC 6.8 (zero counts and empty maps left out; keys in a fixed order).
@@ -141,6 +166,36 @@ package struct RunStats: Sendable, Equatable {
     writer.raw(",\"rejected\":")
     Self.writeMap(
       RejectReason.allCases.map { ($0.name, directoryRejected[$0.rawValue]) }, into: &writer)
+    writer.byte(ASCII.closeBrace)
+    writePayloadBytes(into: &writer)
+    writer.byte(ASCII.closeBrace)
+  }
+
+  /// `,"payload_bytes":{"bounds":[256,…,5120],"counts":{vendor:[…]}}`: for each vendor that
+  /// wrote a payload, `PayloadSizes.buckets` counts, the last for payloads over the last bound.
+  /// Left out when no payload was written (absent keys mean zero, SPEC 6.8).
+  private func writePayloadBytes(into writer: inout JSONWriter) {
+    guard payloadBytes.contains(where: { $0 > 0 }) else { return }
+    writer.raw(",\"payload_bytes\":{\"bounds\":[")
+    for (index, bound) in PayloadSizes.upperBounds.enumerated() {
+      if index > 0 { writer.byte(ASCII.comma) }
+      writer.integer(bound)
+    }
+    writer.raw("],\"counts\":{")
+    var first = true
+    for vendor in VendorID.allCases {
+      let counts = payloadHistogram(vendor)
+      guard counts.contains(where: { $0 > 0 }) else { continue }
+      if !first { writer.byte(ASCII.comma) }
+      first = false
+      writer.string(decoded: Array(vendor.name.utf8))
+      writer.raw(":[")
+      for (index, count) in counts.enumerated() {
+        if index > 0 { writer.byte(ASCII.comma) }
+        writer.integer(count)
+      }
+      writer.byte(ASCII.closeBracket)
+    }
     writer.raw("}}")
   }
 

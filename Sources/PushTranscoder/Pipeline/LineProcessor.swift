@@ -97,6 +97,7 @@ package struct LineProcessor {
     switch result {
     case .skip(let reason):
       output.stats.skipped[reason.index] += 1
+      output.stats.examples.skipped(reason, output.source, line: number)
     case .reject(_, let detail):
       rejectLine(
         &output, number: number, offset: 0, reason: .notAMessage, detail: detail, raw: original)
@@ -135,6 +136,9 @@ package struct LineProcessor {
       }
     }
     line.count(into: &output.stats, vendors: vendors)
+    if !line.produced, let reason = line.firstRefusal {
+      output.stats.examples.rejected(reason, output.source, line: number)
+    }
   }
 
   /// The record of `vendor` for the usual message (see `render`): the head from the line's
@@ -158,6 +162,7 @@ package struct LineProcessor {
       output.main.rawHeadPart(tail)
     }
     var effects = RenderEffects()
+    let payloadStart = output.main.count
     if let refusal = vendor.renderPayload(
       notice, context, part: 1, parts: 1, into: &output.main, effects: &effects)
     {
@@ -166,6 +171,7 @@ package struct LineProcessor {
       if line.firstRefusal == nil { line.firstRefusal = reason }
       return
     }
+    output.stats.countPayload(id, bytes: output.main.count - payloadStart)
     finishRecord(id, number: number, &output)
     line.wrote(1, for: id, effects)
   }
@@ -194,11 +200,15 @@ package struct LineProcessor {
     // where its first record would have been (9 [6]), whatever the order of the recipients.
     let vendorStart = output.main.count
     var effects = RenderEffects()
+    // Payload sizes are counted once every part is written: a refused part drops them all.
+    var firstSize = 0
+    var laterSizes: [Int] = []
     for part in 1...parts {
       writeRecordHead(
         notice, context.document, vendor: vendor, part: part, parts: parts,
         perRecord: perRecord, number: number, &output)
       var partEffects = RenderEffects()
+      let payloadStart = output.main.count
       let refusal =
         notice.groups.count > 1
         ? vendor.renderPayload(
@@ -216,8 +226,15 @@ package struct LineProcessor {
       effects.titleCut = effects.titleCut || partEffects.titleCut
       effects.bodyCut = effects.bodyCut || partEffects.bodyCut
       effects.dropped |= partEffects.dropped
+      if part == 1 {
+        firstSize = output.main.count - payloadStart
+      } else {
+        laterSizes.append(output.main.count - payloadStart)
+      }
       finishRecord(id, number: number, &output)
     }
+    output.stats.countPayload(id, bytes: firstSize)
+    for size in laterSizes { output.stats.countPayload(id, bytes: size) }
     line.wrote(parts, for: id, effects)
   }
 
@@ -245,6 +262,7 @@ package struct LineProcessor {
     let reason = RejectReason(refusal.reason)
     output.stats.vendorRejects[vendor.rawValue][reason.rawValue] += 1
     if reason == .overBudget { output.stats.overBudget[vendor.rawValue] += 1 }
+    output.stats.examples.vendorRejected(vendor, reason, output.source, line: number)
     output.writeReject(
       line: number, offset: 0, forVendor: vendor, reason: reason, detail: refusal.detail,
       raw: original, inline: options.rejectsInline, framing: options.framing)
@@ -274,6 +292,7 @@ package struct LineProcessor {
     raw: UnsafeBufferPointer<UInt8>
   ) {
     output.stats.rejected[reason.rawValue] += 1
+    output.stats.examples.rejected(reason, output.source, line: number)
     output.writeReject(
       line: number, offset: offset, forVendor: nil, reason: reason, detail: detail, raw: raw,
       inline: options.rejectsInline, framing: options.framing)

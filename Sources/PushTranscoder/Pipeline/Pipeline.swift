@@ -6,6 +6,8 @@ package struct RunResult: Sendable {
   package var stats: RunStats
   /// Input bytes processed (lines plus terminators).
   package var inputBytes: Int
+  /// Record and reject bytes the lines produced, framed and before any compression.
+  package var outputBytes = 0
   /// Wall-clock seconds from the start of the run to the last chunk consumed.
   package var seconds: Double
   /// A fatal error (corrupt input, I/O), already phrased for people.

@@ -25,6 +25,8 @@ package struct RunConfiguration: Sendable {
   package var rejectsPath: String? = nil
   /// `--stats FILE`: where the stats JSON goes.
   package var statsPath: String? = nil
+  /// `--report FILE.html`: where the run report (`RunReport`) goes.
+  package var reportPath: String? = nil
   /// `--compress`: the codec of the output stream or of each batch file.
   package var compression: OutputCompression = .none
   /// `--level`: the compression level; nil is the codec's default.
@@ -62,7 +64,7 @@ package enum ExitStatus {
 }
 
 /// How a run ended: its exit status, its counts once the inputs were read, and its fatal error.
-package struct RunReport: Sendable {
+package struct RunOutcome: Sendable {
   /// The exit status (SPEC 6.5).
   package var status: Int32
   /// The run's counts (the directory's included); nil when the run stopped before its inputs
@@ -82,7 +84,7 @@ package enum Runner {
 
   /// `run`, reporting the stats and the fatal error beside the exit status (the library's
   /// `TranscodeJob`).
-  package static func execute(_ configuration: RunConfiguration) -> RunReport {
+  package static func execute(_ configuration: RunConfiguration) -> RunOutcome {
     var configuration = configuration
     let batchMode = configuration.output != "-" && !configuration.options.validateOnly
     // Batch mode routes records by `RecordRef`, which covers payload records only, so its
@@ -119,7 +121,7 @@ package enum Runner {
         chunkBytes: configuration.chunkBytes, output: &directoryOutput)
       try sink.consume(directoryOutput)
     } catch SinkError.closedOutput {
-      return RunReport(status: ExitStatus.done)
+      return RunOutcome(status: ExitStatus.done)
     } catch {
       return fail(SinkError.describe(error))
     }
@@ -145,7 +147,7 @@ package enum Runner {
       initialStats: directoryOutput.stats, progress: progress
     ) { try reader.next() }
 
-    if result.closedOutput { return RunReport(status: ExitStatus.done) }
+    if result.closedOutput { return RunOutcome(status: ExitStatus.done) }
     var summary =
       configuration.options.validateOnly
       ? result.stats.validationSummary(seconds: result.seconds, inputBytes: result.inputBytes)
@@ -164,7 +166,21 @@ package enum Runner {
         return fail(SinkError.describe(error))
       }
     }
-    var report = RunReport(status: ExitStatus.done, stats: result.stats, error: result.fatal)
+    if let reportPath = configuration.reportPath {
+      let page = RunReport.html(
+        stats: result.stats, vendors: configuration.options.vendors,
+        timing: RunReport.Timing(
+          seconds: result.seconds, inputBytes: result.inputBytes,
+          outputBytes: result.outputBytes))
+      do {
+        let file = try BufferedFile(creating: reportPath)
+        try file.write(Array(page.utf8))
+        try file.close()
+      } catch {
+        return fail(SinkError.describe(error))
+      }
+    }
+    var report = RunOutcome(status: ExitStatus.done, stats: result.stats, error: result.fatal)
     if result.fatal != nil {
       report.status = ExitStatus.fatal
     } else if configuration.options.validateOnly {
@@ -175,9 +191,9 @@ package enum Runner {
     return report
   }
 
-  private static func fail(_ message: String) -> RunReport {
+  private static func fail(_ message: String) -> RunOutcome {
     FileDescriptorWriter.writeAll(2, Array("push-transcode: error: \(message)\n".utf8))
-    return RunReport(status: ExitStatus.fatal, error: message)
+    return RunOutcome(status: ExitStatus.fatal, error: message)
   }
 
   /// The options recorded in the manifest: those that shape the output.

@@ -5,6 +5,7 @@ struct SinkFeeder {
   var stats: RunStats
   let progress: Progress?
   var inputBytes = 0
+  var outputBytes = 0
   var fatal: String? = nil
   var closed = false
 
@@ -21,6 +22,7 @@ struct SinkFeeder {
   mutating func consume(_ output: ChunkOutput) -> Bool {
     stats.merge(output.stats)
     inputBytes += output.inputBytes
+    outputBytes += output.main.count + output.rejects.count
     progress?.update(bytes: inputBytes, lines: stats.lines)
     do {
       try sink.consume(output)
@@ -57,6 +59,7 @@ struct SinkFeeder {
       }
     }
     return RunResult(
-      stats: stats, inputBytes: inputBytes, seconds: seconds, fatal: fatal, closedOutput: closed)
+      stats: stats, inputBytes: inputBytes, outputBytes: outputBytes, seconds: seconds,
+      fatal: fatal, closedOutput: closed)
   }
 }
