@@ -65,6 +65,9 @@ enum ExplainFormat {
       out += "  ext: \(e.ext.map(quote) ?? "none"); sound: \(e.sound.map(quote) ?? "none")"
       out += "; badge set: \(e.badgeSet ?? "none"); badge add: \(e.badgeAdd ?? "none")"
       out += e.force ? "; force: true\n" : "\n"
+      if !e.otherFields.isEmpty {
+        out += "  other fields: \(e.otherFields.joined(separator: ", "))\n"
+      }
       out += heading("vendors") + "\n"
       for vendor in e.vendors {
         out += "  \(vendor.name): "
@@ -77,16 +80,23 @@ enum ExplainFormat {
           facts.append(
             vendor.budget.map { "payload \(bytes) of \($0) bytes" } ?? "payload \(bytes) bytes")
         }
-        if let cap = vendor.titleCap {
+        if vendor.capped == nil {
           facts.append(
-            "title \(e.titleScalars) scalars, cap \(cap)\(vendor.titleCut ? ", cut" : "")")
-        }
-        if let cap = vendor.bodyCap {
-          facts.append("body \(e.bodyScalars) scalars, cap \(cap)\(vendor.bodyCut ? ", cut" : "")")
-        } else if vendor.bodyCut {
-          facts.append("body cut to fit the budget")
+            vendor.bodyCut
+              ? "body (\(e.bodyScalars) scalars) cut to fit the budget, with \"…\""
+              : "title and body fit")
         }
         out += facts.joined(separator: "; ") + "\n"
+        if let capped = vendor.capped {
+          out +=
+            "    title \(quote(capped.title)) (\(capped.title.unicodeScalars.count) scalars,"
+            + " cap \(vendor.titleCap.map(String.init) ?? "none"))"
+            + (vendor.titleCut ? " → cut to \(quote(capped.cutTitle))\n" : ": fits\n")
+          out +=
+            "    body \(quote(capped.body)) (\(capped.body.unicodeScalars.count) scalars,"
+            + " cap \(vendor.bodyCap.map(String.init) ?? "none"))"
+            + (vendor.bodyCut ? " → cut to \(quote(capped.cutBody))\n" : ": fits\n")
+        }
         if let payload = vendor.payload { out += "    \(payload)\n" }
       }
     }
@@ -140,12 +150,17 @@ enum ExplainFormat {
       fields.append("\"ext\":\(optional(e.ext)),\"sound\":\(optional(e.sound))")
       fields.append("\"badge_set\":\(optional(e.badgeSet)),\"badge_add\":\(optional(e.badgeAdd))")
       fields.append("\"force\":\(e.force)")
+      fields.append("\"other_fields\":[\(e.otherFields.map(quote).joined(separator: ","))]")
       fields.append("\"title_scalars\":\(e.titleScalars),\"text_scalars\":\(e.bodyScalars)")
       let vendors = e.vendors.map { v in
         "{\"vendor\":\(quote(v.name)),\"payload_bytes\":\(optional(v.payloadBytes)),"
           + "\"budget\":\(optional(v.budget)),\"title_cap\":\(optional(v.titleCap)),"
           + "\"body_cap\":\(optional(v.bodyCap)),\"title_cut\":\(v.titleCut),"
-          + "\"body_cut\":\(v.bodyCut),\"refusal\":"
+          + "\"body_cut\":\(v.bodyCut),"
+          + (v.capped.map {
+            "\"title\":\(quote($0.title)),\"cut_title\":\(quote($0.cutTitle)),"
+              + "\"body\":\(quote($0.body)),\"cut_body\":\(quote($0.cutBody)),"
+          } ?? "") + "\"payload\":\(optional(v.payload)),\"refusal\":"
           + (v.refusal.map { "{\"reason\":\(quote($0.reason)),\"detail\":\(quote($0.detail))}" }
             ?? "null") + "}"
       }

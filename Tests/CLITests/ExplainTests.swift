@@ -115,6 +115,19 @@ extension CLITests {
       #expect(jsonWindow[caret.count - 1] == "@")
     }
 
+    /// Colour on a terminal (a pseudo-terminal from `script`), none when `NO_COLOR` is set.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func colourOnlyOnATerminalWithoutNoColor() throws {
+      let command = "\"$BIN\" explain Corpus/messages/tencent-rejects.ndjson --line 2"
+      let terminal = try CLI.sh(
+        "unset NO_COLOR; script -qec '\(command)' /dev/null", in: CLI.packageRoot)
+      #expect(terminal.stdoutText.contains("\u{1B}["), "\(terminal.stdoutText)")
+      let noColor = try CLI.sh(
+        "NO_COLOR=1 script -qec '\(command)' /dev/null", in: CLI.packageRoot)
+      #expect(noColor.stdoutText.contains("rejected"), "\(noColor.stdoutText)")
+      #expect(!noColor.stdoutText.contains("\u{1B}["))
+    }
+
     /// A blank line explains as blank, with no records.
     @Test func blankLineHasNoRecords() throws {
       let result = try CLI.run(["explain", "-", "--line", "1"], stdin: Data("  \n".utf8))

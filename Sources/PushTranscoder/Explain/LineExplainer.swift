@@ -40,6 +40,9 @@ package struct LineExplanation {
     package var refusal: (reason: String, detail: String)?
     /// The payload JSON of the first record, when not refused.
     package var payload: String?
+    /// A capped vendor's title and body before and after its caps (`Notice.cappedTexts`, the
+    /// function the vendor calls); nil for the budgeted vendors.
+    package var capped: (title: String, cutTitle: String, body: String, cutBody: String)?
   }
 
   /// The line's number (1-based) in its input.
@@ -74,6 +77,8 @@ package struct LineExplanation {
   package var badgeAdd: String?
   /// `"force":true` reaches the record.
   package var force = false
+  /// The other fields that reach payloads or records, as `name=value`, in notice order.
+  package var otherFields: [String] = []
   /// Scalars of the title (explicit or fallback) and of the push text, as caps count them.
   package var titleScalars = 0
   /// Scalars of the push text.
@@ -230,12 +235,56 @@ package enum LineExplainer {
     explanation.badgeSet = notice.badgeSet.map { String(decoding: $0, as: UTF8.self) }
     explanation.badgeAdd = notice.badgeAdd.map { String(decoding: $0, as: UTF8.self) }
     explanation.force = notice.force
+    explanation.otherFields = otherFields(notice)
     explanation.titleScalars = ScalarCount.of(notice.title ?? notice.fallbackTitle)
     explanation.bodyScalars = notice.body.reduce(0) { $0 + ScalarCount.of($1) }
     let context = RenderContext(document: document)
     for id in options.vendors {
       explanation.vendors.append(id.visit(VendorProbe(notice: notice, context: context)))
     }
+  }
+
+  /// The notice's vendor-specific and record-level fields that are set, as `name=value`.
+  private static func otherFields(_ notice: Notice) -> [String] {
+    var fields: [String] = []
+    func add(_ name: String, _ slice: StringSlice?) {
+      if let slice { fields.append("\(name)=\(slice.decodedString())") }
+    }
+    func add(_ name: String, _ lexeme: UnsafeBufferPointer<UInt8>?) {
+      if let lexeme { fields.append("\(name)=\(String(decoding: lexeme, as: UTF8.self))") }
+    }
+    add("sender", notice.sender)
+    add("apns.title", notice.apns.title)
+    add("apns.subtitle", notice.apns.subtitle)
+    add("apns.image", notice.apns.image)
+    add("apns.category", notice.apns.category)
+    add("apns.interruption_level", notice.apns.interruptionLevel)
+    if notice.apns.mutableContent { fields.append("apns.mutable_content=1") }
+    if notice.apns.contentAvailable { fields.append("apns.content_available=1") }
+    if notice.apns.voip { fields.append("apns.voip=1") }
+    if let activity = notice.apns.liveActivity {
+      fields.append("apns.live_activity=\(activity.id.decodedString())")
+      add("apns.live_activity.event", activity.event)
+    }
+    add("android.huawei_channel_id", notice.android.huaweiChannelID)
+    add("android.huawei_category", notice.android.huaweiCategory)
+    add("android.huawei_importance", notice.android.huaweiImportance)
+    add("android.huawei_image", notice.android.huaweiImage)
+    add("android.honor_importance", notice.android.honorImportance)
+    add("android.honor_image", notice.android.honorImage)
+    add("android.google_image", notice.android.googleImage)
+    add("android.google_priority", notice.android.googlePriority)
+    add("android.google_channel_id", notice.android.googleChannelID)
+    add("android.xiaomi_channel_id", notice.android.xiaomiChannelID)
+    add("android.oppo_channel_id", notice.android.oppoChannelID)
+    add("android.oppo_category", notice.android.oppoCategory)
+    add("android.vivo_category", notice.android.vivoCategory)
+    add("android.oppo_notify_level", notice.android.oppoNotifyLevel)
+    add("android.vivo_classification", notice.android.vivoClassification)
+    add("android.vivo_notify_type", notice.android.vivoNotifyType)
+    add("android.meizu_notice_msg_type", notice.android.meizuNoticeMsgType)
+    if notice.template != nil { fields.append("template=(a JSON object)") }
+    return fields
   }
 
   /// Renders the first record's payload of the visited vendor, as the pipeline does.
@@ -248,8 +297,10 @@ package enum LineExplainer {
       let perRecord = notice.groups.isEmpty ? Vendor.limits.recipientsPerRecord : 1
       let parts = targets <= perRecord ? 1 : (targets + perRecord - 1) / perRecord
       let limits = Vendor.limits
+      let budget =
+        notice.apns.voip ? limits.voipPayloadBytes ?? limits.payloadBytes : limits.payloadBytes
       var result = LineExplanation.Vendor(
-        name: String(describing: Vendor.name), budget: limits.payloadBytes,
+        name: String(describing: Vendor.name), budget: budget,
         titleCap: limits.titleScalars, bodyCap: limits.bodyScalars)
       var writer = JSONWriter(capacity: 1 << 12)
       var effects = RenderEffects()
@@ -264,6 +315,16 @@ package enum LineExplainer {
       result.payload = String(decoding: writer.buffer, as: UTF8.self)
       result.titleCut = effects.titleCut
       result.bodyCut = effects.bodyCut
+      if limits.titleScalars != nil || limits.bodyScalars != nil {
+        var scratch = RenderEffects()
+        let texts = first.cappedTexts(limits, ext: nil, context: context, effects: &scratch)
+        func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+        result.capped = (
+          text(PushText.slice(first.requiredTitle()).decodedBytes()),
+          text(texts.title.decodedBytes()),
+          text(first.requiredBody(titled: true).decodedBytes()), text(texts.body.decodedBytes())
+        )
+      }
       return result
     }
   }
