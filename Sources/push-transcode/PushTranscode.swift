@@ -8,7 +8,7 @@ struct PushTranscode: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "push-transcode",
     abstract: "Turn chat message logs (NDJSON) into vendor-ready offline-push payloads.",
-    subcommands: [Transcode.self, Validate.self],
+    subcommands: [Transcode.self, Validate.self, Explain.self],
     defaultSubcommand: Transcode.self)
 
   /// Runs the command; usage errors print one line and exit 64 (SPEC 6.7).

@@ -1,0 +1,331 @@
+import Glibc
+
+/// What one input line became and why (`push-transcode explain`): the facts the pipeline
+/// computes for the line, and the records it writes for it.
+///
+/// The records come from the pipeline's own `LineProcessor` (the code `transcode` runs), so they
+/// are byte-identical to the command's for that line. The facts around them come from the same
+/// functions the processor calls (`LineGate`, `MessageReader`, each vendor's `renderPayload`),
+/// called once more for this line: no rule is implemented twice.
+package struct LineExplanation {
+  /// What happened to the line as a whole.
+  package enum Outcome {
+    /// Empty or whitespace only.
+    case blank
+    /// The line gate or the message reader rejected the line; `offset` is the fault's byte.
+    case rejected(reason: String, detail: String, offset: Int)
+    /// The message asks for no push.
+    case skipped(reason: String)
+    /// A notice was read; see the vendors for what each one made of it.
+    case notice
+  }
+
+  /// One selected vendor's view of the notice.
+  package struct Vendor {
+    /// The vendor's id.
+    package var name: String
+    /// The payload's canonical bytes (first record), nil when refused.
+    package var payloadBytes: Int?
+    /// The whole-payload byte budget, nil for the capped vendors.
+    package var budget: Int?
+    /// The title cap in Unicode scalars, nil for the budgeted vendors.
+    package var titleCap: Int?
+    /// The body cap in Unicode scalars, nil for the budgeted vendors.
+    package var bodyCap: Int?
+    /// The title was cut to its cap.
+    package var titleCut = false
+    /// The body was cut, to its cap or to fit the budget.
+    package var bodyCut = false
+    /// The refusal's reason and detail.
+    package var refusal: (reason: String, detail: String)?
+    /// The payload JSON of the first record, when not refused.
+    package var payload: String?
+    /// A capped vendor's title and body before and after its caps (`Notice.cappedTexts`, the
+    /// function the vendor calls); nil for the budgeted vendors.
+    package var capped: (title: String, cutTitle: String, body: String, cutBody: String)?
+  }
+
+  /// The line's number (1-based) in its input.
+  package var number: Int
+  /// The line's bytes as read (for an over-long line, the prefix that was kept).
+  package var bytes: [UInt8]
+  /// What happened to the line.
+  package var outcome: Outcome = .blank
+  /// `tencent` or `easemob`, for a line read as a message.
+  package var dialect: String?
+  /// The message key.
+  package var key: String?
+  /// Recipients (C2C).
+  package var recipients: [String] = []
+  /// Groups.
+  package var groups: [String] = []
+  /// The push text's parts in order (each element's contribution).
+  package var bodyParts: [String] = []
+  /// The push text's parts when the payload has no title (with the display prefix or banner).
+  package var untitledParts: [String] = []
+  /// The explicit title, if the message gives one.
+  package var title: String?
+  /// The title of the vendors that require one when the message gives none.
+  package var fallbackTitle: String = ""
+  /// The ext text (string ext) or `(JSON value)`.
+  package var ext: String?
+  /// The sound.
+  package var sound: String?
+  /// Badge set / add lexemes.
+  package var badgeSet: String?
+  /// Badge add lexeme.
+  package var badgeAdd: String?
+  /// `"force":true` reaches the record.
+  package var force = false
+  /// The other fields that reach payloads or records, as `name=value`, in notice order.
+  package var otherFields: [String] = []
+  /// Scalars of the title (explicit or fallback) and of the push text, as caps count them.
+  package var titleScalars = 0
+  /// Scalars of the push text.
+  package var bodyScalars = 0
+  /// Per selected vendor, in canonical order.
+  package var vendors: [Vendor] = []
+  /// The records `transcode -o -` writes for the line, each without its newline.
+  package var records: [[UInt8]] = []
+}
+
+/// Bad usage of `explain` (exit 64) or a fatal input error.
+package struct ExplainError: Error, CustomStringConvertible {
+  /// One line for a person.
+  package var description: String
+  /// True for bad usage (no such line, a directory as input), false for an input error.
+  package var isUsage: Bool
+}
+
+/// Finds lines of one input and explains them (see `LineExplanation`).
+package enum LineExplainer {
+  /// Explains `lines` (1-based numbers) of `input` (a path or `-`), with `directories` loaded as
+  /// the run loads them. Throws `ExplainError` for a directory as input, a line number past the
+  /// end, or an input error.
+  package static func explain(
+    input: String, lines: [Int], options: TranscodeOptions, directories: [String]
+  ) throws(ExplainError) -> [LineExplanation] {
+    var status = stat()
+    if input != "-", stat(input, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+      throw ExplainError(description: "\(input) is a directory, not an input file", isUsage: true)
+    }
+    var options = options
+    options.rejectsInline = true
+    options.framing = .ndjson
+    options.validateOnly = false
+    options.collectRecordRefs = false
+    var directory = NameDirectory()
+    var directoryOutput = ChunkOutput(sequence: -1, source: SourceName("-"))
+    do {
+      try DirectoryLoader.load(
+        paths: directories, into: &directory, options: options,
+        chunkBytes: ChunkReader.defaultChunkBytes, output: &directoryOutput)
+    } catch {
+      throw ExplainError(description: "\(error)", isUsage: false)
+    }
+    let wanted = Set(lines)
+    var found: [Int: LineExplanation] = [:]
+    var processor = LineProcessor(options: options, directory: directory)
+    let messageOptions = MessageOptions(
+      locale: options.locale, display: options.display, defaultTitle: options.defaultTitle,
+      directory: directory)
+    let reader = ChunkReader(paths: [input], maxLineBytes: options.maxLineBytes)
+    let last = wanted.max() ?? 0
+    do {
+      reading: while let event = try reader.next() {
+        switch event {
+        case .chunk(let chunk):
+          var done = false
+          chunk.forEachLine { line, number in
+            guard !done, wanted.contains(number) else { return }
+            var output = ChunkOutput(sequence: 0, source: SourceName(chunk.source))
+            processor.process(line: line, number: number, into: &output)
+            var explanation = describe(line, number: number, options: options, messageOptions)
+            explanation.records = records(output)
+            found[number] = explanation
+            if number >= last { done = true }
+          }
+          if done { break reading }
+        case .overlongLine(let line):
+          guard wanted.contains(line.lineNumber) else { continue }
+          var output = ChunkOutput(sequence: 0, source: SourceName(line.source))
+          line.prefix.withUnsafeBufferPointer { prefix in
+            processor.processOversized(
+              prefix: prefix, totalLength: line.length, number: line.lineNumber, into: &output)
+            let gate = LineGate(maxLineBytes: options.maxLineBytes, unicode: options.unicode)
+            let fault = gate.oversized(prefix: prefix, totalLength: line.length)
+            var explanation = LineExplanation(number: line.lineNumber, bytes: Array(prefix))
+            explanation.outcome = .rejected(
+              reason: RejectReason(fault.kind).name, detail: fault.detail, offset: fault.offset)
+            explanation.records = records(output)
+            found[line.lineNumber] = explanation
+          }
+          if line.lineNumber >= last { break reading }
+        }
+      }
+    } catch {
+      throw ExplainError(description: "\(error)", isUsage: false)
+    }
+    return try lines.map { number throws(ExplainError) in
+      guard let explanation = found[number] else {
+        throw ExplainError(description: "\(input) has no line \(number)", isUsage: true)
+      }
+      return explanation
+    }
+  }
+
+  /// The records in `output`, split at their newlines (a record's strings escape newlines).
+  private static func records(_ output: ChunkOutput) -> [[UInt8]] {
+    output.main.buffer.split(separator: ASCII.newline, omittingEmptySubsequences: true).map(
+      Array.init)
+  }
+
+  /// The facts of one line, from the functions the line processor calls.
+  private static func describe(
+    _ line: UnsafeBufferPointer<UInt8>, number: Int, options: TranscodeOptions,
+    _ messageOptions: MessageOptions
+  ) -> LineExplanation {
+    var explanation = LineExplanation(number: number, bytes: Array(line))
+    var gate = LineGate(maxLineBytes: options.maxLineBytes, unicode: options.unicode)
+    switch gate.check(line) {
+    case .blank:
+      explanation.outcome = .blank
+    case .rejected(let fault):
+      explanation.outcome = .rejected(
+        reason: RejectReason(fault.kind).name, detail: fault.detail, offset: fault.offset)
+    case .parsed:
+      gate.withDocument(of: line) { document in
+        var counters = MessageStats()
+        switch MessageReader.read(
+          document, line: line, options: messageOptions, stats: &counters)
+        {
+        case .skip(let reason):
+          explanation.outcome = .skipped(reason: reason.name)
+        case .reject(_, let detail):
+          explanation.outcome = .rejected(
+            reason: RejectReason.notAMessage.name, detail: detail, offset: 0)
+        case .notice(let notice):
+          explanation.outcome = .notice
+          describe(notice, document: document, options: options, into: &explanation)
+        }
+      }
+    }
+    return explanation
+  }
+
+  /// The notice's fields and each selected vendor's payload for it.
+  private static func describe(
+    _ notice: Notice, document: JSONDocument, options: TranscodeOptions,
+    into explanation: inout LineExplanation
+  ) {
+    explanation.dialect = notice.dialect == .tencent ? "tencent" : "easemob"
+    explanation.key = notice.key?.decodedString()
+    explanation.recipients = notice.recipients.map { $0.decodedString() }
+    explanation.groups = notice.groups.map { $0.decodedString() }
+    explanation.bodyParts = notice.body.map { $0.decodedString() }
+    explanation.untitledParts = notice.untitledBody.map { $0.decodedString() }
+    explanation.title = notice.title?.decodedString()
+    explanation.fallbackTitle = notice.fallbackTitle.decodedString()
+    switch notice.ext {
+    case .string(let text): explanation.ext = text.decodedString()
+    case .json: explanation.ext = "(a JSON value)"
+    case nil: break
+    }
+    explanation.sound = notice.sound?.decodedString()
+    explanation.badgeSet = notice.badgeSet.map { String(decoding: $0, as: UTF8.self) }
+    explanation.badgeAdd = notice.badgeAdd.map { String(decoding: $0, as: UTF8.self) }
+    explanation.force = notice.force
+    explanation.otherFields = otherFields(notice)
+    explanation.titleScalars = ScalarCount.of(notice.title ?? notice.fallbackTitle)
+    explanation.bodyScalars = notice.body.reduce(0) { $0 + ScalarCount.of($1) }
+    let context = RenderContext(document: document)
+    for id in options.vendors {
+      explanation.vendors.append(id.visit(VendorProbe(notice: notice, context: context)))
+    }
+  }
+
+  /// The notice's vendor-specific and record-level fields that are set, as `name=value`.
+  private static func otherFields(_ notice: Notice) -> [String] {
+    var fields: [String] = []
+    func add(_ name: String, _ slice: StringSlice?) {
+      if let slice { fields.append("\(name)=\(slice.decodedString())") }
+    }
+    func add(_ name: String, _ lexeme: UnsafeBufferPointer<UInt8>?) {
+      if let lexeme { fields.append("\(name)=\(String(decoding: lexeme, as: UTF8.self))") }
+    }
+    add("sender", notice.sender)
+    add("apns.title", notice.apns.title)
+    add("apns.subtitle", notice.apns.subtitle)
+    add("apns.image", notice.apns.image)
+    add("apns.category", notice.apns.category)
+    add("apns.interruption_level", notice.apns.interruptionLevel)
+    if notice.apns.mutableContent { fields.append("apns.mutable_content=1") }
+    if notice.apns.contentAvailable { fields.append("apns.content_available=1") }
+    if notice.apns.voip { fields.append("apns.voip=1") }
+    if let activity = notice.apns.liveActivity {
+      fields.append("apns.live_activity=\(activity.id.decodedString())")
+      add("apns.live_activity.event", activity.event)
+    }
+    add("android.huawei_channel_id", notice.android.huaweiChannelID)
+    add("android.huawei_category", notice.android.huaweiCategory)
+    add("android.huawei_importance", notice.android.huaweiImportance)
+    add("android.huawei_image", notice.android.huaweiImage)
+    add("android.honor_importance", notice.android.honorImportance)
+    add("android.honor_image", notice.android.honorImage)
+    add("android.google_image", notice.android.googleImage)
+    add("android.google_priority", notice.android.googlePriority)
+    add("android.google_channel_id", notice.android.googleChannelID)
+    add("android.xiaomi_channel_id", notice.android.xiaomiChannelID)
+    add("android.oppo_channel_id", notice.android.oppoChannelID)
+    add("android.oppo_category", notice.android.oppoCategory)
+    add("android.vivo_category", notice.android.vivoCategory)
+    add("android.oppo_notify_level", notice.android.oppoNotifyLevel)
+    add("android.vivo_classification", notice.android.vivoClassification)
+    add("android.vivo_notify_type", notice.android.vivoNotifyType)
+    add("android.meizu_notice_msg_type", notice.android.meizuNoticeMsgType)
+    if notice.template != nil { fields.append("template=(a JSON object)") }
+    return fields
+  }
+
+  /// Renders the first record's payload of the visited vendor, as the pipeline does.
+  private struct VendorProbe: VendorVisitor {
+    var notice: Notice
+    var context: RenderContext
+
+    func visit<Vendor: PushVendor>(_ vendor: Vendor) -> LineExplanation.Vendor {
+      let targets = notice.groups.isEmpty ? notice.recipients.count : notice.groups.count
+      let perRecord = notice.groups.isEmpty ? Vendor.limits.recipientsPerRecord : 1
+      let parts = targets <= perRecord ? 1 : (targets + perRecord - 1) / perRecord
+      let limits = Vendor.limits
+      let budget =
+        notice.apns.voip ? limits.voipPayloadBytes ?? limits.payloadBytes : limits.payloadBytes
+      var result = LineExplanation.Vendor(
+        name: String(describing: Vendor.name), budget: budget,
+        titleCap: limits.titleScalars, bodyCap: limits.bodyScalars)
+      var writer = JSONWriter(capacity: 1 << 12)
+      var effects = RenderEffects()
+      let first = notice.groups.count > 1 ? notice.forRecord(part: 1) : notice
+      if let refusal = vendor.renderPayload(
+        first, context, part: 1, parts: parts, into: &writer, effects: &effects)
+      {
+        result.refusal = (RejectReason(refusal.reason).name, refusal.detail)
+        return result
+      }
+      result.payloadBytes = writer.count
+      result.payload = String(decoding: writer.buffer, as: UTF8.self)
+      result.titleCut = effects.titleCut
+      result.bodyCut = effects.bodyCut
+      if limits.titleScalars != nil || limits.bodyScalars != nil {
+        var scratch = RenderEffects()
+        let texts = first.cappedTexts(limits, ext: nil, context: context, effects: &scratch)
+        func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+        result.capped = (
+          text(PushText.slice(first.requiredTitle()).decodedBytes()),
+          text(texts.title.decodedBytes()),
+          text(first.requiredBody(titled: true).decodedBytes()), text(texts.body.decodedBytes())
+        )
+      }
+      return result
+    }
+  }
+}

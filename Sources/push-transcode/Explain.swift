@@ -1,0 +1,82 @@
+import ArgumentParser
+import Glibc
+import PushTranscoder
+
+/// `explain`: what one line became and why, with the records `transcode` writes for it.
+struct Explain: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Explain what one input line becomes: outcome, notice, each vendor, records.")
+
+  @Argument(help: "The input file (NDJSON, gzip or LZ4 detected by content), or '-' for stdin.")
+  var input: String
+
+  @Option(parsing: .unconditionalSingleValue, help: "The line to explain (1-based); repeatable.")
+  var line: [Int] = []
+
+  @Flag(help: "Print JSON for a program instead of text for a person.")
+  var json = false
+
+  @Option(help: "Comma-separated vendor ids, or 'all'.")
+  var vendors: String = "all"
+
+  @Option(help: "Placeholder and default-title language: en or zh.")
+  var locale: PushLocale = .en
+
+  @Option(help: "Easemob display: summary (nick:text) or banner.")
+  var display: DisplayMode = .summary
+
+  @Option(help: "Title for vendors that require one when nothing else gives it.")
+  var defaultTitle: String?
+
+  @Option(help: "Directory NDJSON (nicknames, group names); repeatable.")
+  var directory: [String] = []
+
+  @Option(help: "Invalid UTF-8 and lone surrogates: strict (reject) or replace (U+FFFD).")
+  var unicode: UnicodeMode = .strict
+
+  @Option(
+    parsing: .unconditional, help: "Reject lines longer than this many bytes (line-too-long).")
+  var maxLineBytes: Int = 16 * 1024 * 1024
+
+  func validate() throws {
+    guard !line.isEmpty else { throw ValidationError("explain needs --line N") }
+    if let bad = line.first(where: { $0 < 1 }) {
+      throw ValidationError("--line must be at least 1 (got \(bad))")
+    }
+    guard maxLineBytes >= 1 else { throw ValidationError("--max-line-bytes must be at least 1") }
+    _ = try selectedVendors()
+  }
+
+  func selectedVendors() throws -> [VendorID] {
+    var transcode = try Transcode.parse(["--vendors", vendors])
+    try transcode.validate()
+    return try transcode.parsedVendors()
+  }
+
+  func run() throws {
+    var options = TranscodeOptions()
+    options.vendors = try selectedVendors()
+    options.locale = locale
+    options.display = display
+    options.defaultTitle = defaultTitle
+    options.unicode = unicode
+    options.maxLineBytes = maxLineBytes
+    let explanations: [LineExplanation]
+    do {
+      explanations = try LineExplainer.explain(
+        input: input, lines: line, options: options, directories: directory)
+    } catch {
+      if error.isUsage { throw ValidationError(error.description) }
+      FileDescriptorWriter.writeAll(2, Array("push-transcode: \(error.description)\n".utf8))
+      throw ExitCode(1)
+    }
+    let colour = !json && isatty(1) == 1 && getenv("NO_COLOR") == nil
+    var text = ""
+    if json {
+      text = "[" + explanations.map(ExplainFormat.json).joined(separator: ",") + "]\n"
+    } else {
+      text = explanations.map { ExplainFormat.text($0, colour: colour) }.joined(separator: "\n")
+    }
+    FileDescriptorWriter.writeAll(1, Array(text.utf8))
+  }
+}

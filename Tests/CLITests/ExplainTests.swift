@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+
+extension CLITests {
+  /// `push-transcode explain` (issue 24 item 1): its records are transcode's, byte for byte.
+  @Suite struct ExplainTests {
+    static let directory = "Corpus/messages/directory.ndjson"
+
+    /// The message files of the corpus, as the golden runs read them (directory excluded).
+    static var corpusFiles: [String] {
+      let names =
+        (try? FileManager.default.contentsOfDirectory(
+          atPath: CLI.packageRoot.appendingPathComponent("Corpus/messages").path)) ?? []
+      return names.filter { $0.hasSuffix(".ndjson") && $0 != "directory.ndjson" }.sorted()
+        .map { "Corpus/messages/\($0)" }
+    }
+
+    /// The lines of `data` split at `\n`, without their terminators.
+    static func lines(_ data: Data) -> [Data] {
+      data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
+        Data($0)
+      }
+    }
+
+    @Test func corpusHasFiles() {
+      #expect(Self.corpusFiles.count >= 10)
+    }
+
+    /// Every line of every corpus file: the records `explain` prints (text mode: its records
+    /// sections; `--json`: the `records` arrays) equal `transcode -o -`'s for that file.
+    @Test(arguments: corpusFiles) func recordsEqualTranscode(file: String) throws {
+      let root = CLI.packageRoot
+      let content = try Data(contentsOf: root.appendingPathComponent(file))
+      var count = Self.lines(content).count
+      if content.last == UInt8(ascii: "\n") { count -= 1 }
+      let options = ["--directory", Self.directory]
+      let transcode = try CLI.run([file, "-o", "-"] + options, in: root)
+      #expect(transcode.status == 0, "\(transcode.stderrText)")
+      let prefix = Data("{\"source\":\(try quoted(file)),".utf8)
+      let expected = Self.lines(transcode.stdout).filter { $0.starts(with: prefix) }
+      let lineArguments = (1...count).flatMap { ["--line", String($0)] }
+
+      let text = try CLI.run(["explain", file] + lineArguments + options, in: root)
+      #expect(text.status == 0, "\(text.stderrText)")
+      let textRecords = Self.lines(text.stdout).filter { $0.first == UInt8(ascii: "{") }
+      #expect(textRecords == expected)
+
+      let json = try CLI.run(["explain", file, "--json"] + lineArguments + options, in: root)
+      #expect(json.status == 0, "\(json.stderrText)")
+      let explained = try #require(
+        try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]])
+      #expect(explained.count == count)
+      var jsonRecords: [Data] = []
+      for (index, entry) in explained.enumerated() {
+        #expect(entry["line"] as? Int == index + 1)
+        let records = try #require(entry["records"] as? [String])
+        for record in records {
+          let data = Data(record.utf8)
+          // Each record names its own line.
+          #expect(data.range(of: Data(",\"line\":\(index + 1),".utf8)) != nil)
+          jsonRecords.append(data)
+        }
+      }
+      #expect(jsonRecords == expected)
+    }
+
+    private func quoted(_ text: String) throws -> String {
+      String(decoding: try JSONSerialization.data(withJSONObject: [text]), as: UTF8.self)
+        .dropFirst().dropLast().replacingOccurrences(of: "\\/", with: "/")
+    }
+
+    /// Bad usage is one line on stderr and exit 64.
+    @Test(arguments: [
+      ["explain", "Corpus/messages/caps-scalars.ndjson"],
+      ["explain", "Corpus/messages/caps-scalars.ndjson", "--line", "0"],
+      ["explain", "Corpus/messages/caps-scalars.ndjson", "--line", "100000"],
+      ["explain", "Corpus/messages", "--line", "1"],
+      ["explain", "Corpus/messages/caps-scalars.ndjson", "--line", "1", "--vendors", "nope"],
+    ])
+    func badUsageExits64(arguments: [String]) throws {
+      let result = try CLI.run(arguments, in: CLI.packageRoot)
+      #expect(result.status == 64, "\(result.stderrText)")
+      #expect(result.stdout.isEmpty)
+      #expect(CLI.lines(result.stderrText).count == 1, "\(result.stderrText)")
+      #expect(result.stderrText.hasPrefix("push-transcode: "))
+    }
+
+    /// A syntax fault deep in a long line: the window around it and a caret under the byte.
+    @Test func caretPointsAtTheFaultByte() throws {
+      let line =
+        "{\"To_Account\":\"u1\",\"MsgBody\":[" + String(repeating: " ", count: 80)
+        + "@],\"tail\":\"" + String(repeating: "x", count: 80) + "\"}"
+      let faultOffset = try #require(Array(line.utf8).firstIndex(of: UInt8(ascii: "@")))
+      let input = Data(("\n" + line + "\n").utf8)
+      let text = try CLI.run(["explain", "-", "--line", "2"], stdin: input)
+      #expect(text.status == 0, "\(text.stderrText)")
+      #expect(text.stdoutText.contains("rejected: syntax at byte \(faultOffset)"))
+      let lines = CLI.lines(text.stdoutText).map(String.init)
+      let caretIndex = try #require(
+        lines.firstIndex { $0.trimmingCharacters(in: .whitespaces) == "^" })
+      let window = Array(lines[caretIndex - 1])
+      let column = lines[caretIndex].count - 1
+      #expect(window[column] == "@")
+      #expect(window.count <= 70)
+      #expect(!text.stdoutText.contains("\u{1B}["), "no colour when stdout is not a terminal")
+
+      let json = try CLI.run(["explain", "-", "--line", "2", "--json"], stdin: input)
+      let entry = try #require(
+        try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]]
+      ).first
+      #expect(entry?["reason"] as? String == "syntax")
+      #expect(entry?["offset"] as? Int == faultOffset)
+      let jsonWindow = Array(try #require(entry?["window"] as? String))
+      let caret = try #require(entry?["caret"] as? String)
+      #expect(jsonWindow[caret.count - 1] == "@")
+    }
+
+    /// Colour on a terminal (a pseudo-terminal from `script`), none when `NO_COLOR` is set.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func colourOnlyOnATerminalWithoutNoColor() throws {
+      let command = "\"$BIN\" explain Corpus/messages/tencent-rejects.ndjson --line 2"
+      let terminal = try CLI.sh(
+        "unset NO_COLOR; script -qec '\(command)' /dev/null", in: CLI.packageRoot)
+      #expect(terminal.stdoutText.contains("\u{1B}["), "\(terminal.stdoutText)")
+      let noColor = try CLI.sh(
+        "NO_COLOR=1 script -qec '\(command)' /dev/null", in: CLI.packageRoot)
+      #expect(noColor.stdoutText.contains("rejected"), "\(noColor.stdoutText)")
+      #expect(!noColor.stdoutText.contains("\u{1B}["))
+    }
+
+    /// A blank line explains as blank, with no records.
+    @Test func blankLineHasNoRecords() throws {
+      let result = try CLI.run(["explain", "-", "--line", "1"], stdin: Data("  \n".utf8))
+      #expect(result.status == 0)
+      #expect(result.stdoutText.contains("blank"))
+      #expect(!result.stdoutLines.contains { $0.hasPrefix("{") })
+    }
+  }
+}
