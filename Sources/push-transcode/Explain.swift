@@ -16,20 +16,7 @@ struct Explain: ParsableCommand {
   @Flag(help: "Print JSON for a program instead of text for a person.")
   var json = false
 
-  @Option(help: "Comma-separated vendor ids, or 'all'.")
-  var vendors: String = "all"
-
-  @Option(help: "Placeholder and default-title language: en or zh.")
-  var locale: PushLocale = .en
-
-  @Option(help: "Easemob display: summary (nick:text) or banner.")
-  var display: DisplayMode = .summary
-
-  @Option(help: "Title for vendors that require one when nothing else gives it.")
-  var defaultTitle: String?
-
-  @Option(help: "Directory NDJSON (nicknames, group names); repeatable.")
-  var directory: [String] = []
+  @OptionGroup var records: RecordOptions
 
   @Option(help: "Invalid UTF-8 and lone surrogates: strict (reject) or replace (U+FFFD).")
   var unicode: UnicodeMode = .strict
@@ -44,27 +31,17 @@ struct Explain: ParsableCommand {
       throw ValidationError("--line must be at least 1 (got \(bad))")
     }
     guard maxLineBytes >= 1 else { throw ValidationError("--max-line-bytes must be at least 1") }
-    _ = try selectedVendors()
-  }
-
-  func selectedVendors() throws -> [VendorID] {
-    var transcode = try Transcode.parse(["--vendors", vendors])
-    try transcode.validate()
-    return try transcode.parsedVendors()
   }
 
   func run() throws {
     var options = TranscodeOptions()
-    options.vendors = try selectedVendors()
-    options.locale = locale
-    options.display = display
-    options.defaultTitle = defaultTitle
+    try records.apply(to: &options)
     options.unicode = unicode
     options.maxLineBytes = maxLineBytes
     let explanations: [LineExplanation]
     do {
       explanations = try LineExplainer.explain(
-        input: input, lines: line, options: options, directories: directory)
+        input: input, lines: line, options: options, directories: records.directory)
     } catch {
       if error.isUsage { throw ValidationError(error.description) }
       FileDescriptorWriter.writeAll(2, Array("push-transcode: \(error.description)\n".utf8))

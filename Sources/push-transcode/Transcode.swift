@@ -9,6 +9,51 @@ extension UnicodeMode: ExpressibleByArgument {}
 extension OutputCompression: ExpressibleByArgument {}
 extension ProgressMode: ExpressibleByArgument {}
 
+/// The options that change what a line becomes, shared by `transcode` and `explain`.
+struct RecordOptions: ParsableArguments {
+  @Option(
+    help:
+      "Comma-separated vendor ids, or 'all' (\(VendorID.allCases.map(\.name).joined(separator: ",")))."
+  )
+  var vendors: String = "all"
+
+  @Option(help: "Placeholder and default-title language: en or zh.")
+  var locale: PushLocale = .en
+
+  @Option(help: "Easemob display: summary (nick:text) or banner.")
+  var display: DisplayMode = .summary
+
+  @Option(help: "Title for vendors that require one when nothing else gives it.")
+  var defaultTitle: String?
+
+  @Option(help: "Directory NDJSON (nicknames, group names); repeatable.")
+  var directory: [String] = []
+
+  func validate() throws { _ = try parsedVendors() }
+
+  func parsedVendors() throws -> [VendorID] {
+    if vendors == "all" { return VendorID.allCases }
+    var selected = Set<VendorID>()
+    for name in vendors.split(separator: ",", omittingEmptySubsequences: false) {
+      guard let id = VendorID(name: String(name)) else {
+        throw ValidationError(
+          "unknown vendor id '\(name)' (known: all, \(VendorID.allCases.map(\.name).joined(separator: ", ")))"
+        )
+      }
+      selected.insert(id)
+    }
+    return selected.sorted()
+  }
+
+  /// Sets the record options of `options`.
+  func apply(to options: inout TranscodeOptions) throws {
+    options.vendors = try parsedVendors()
+    options.locale = locale
+    options.display = display
+    options.defaultTitle = defaultTitle
+  }
+}
+
 /// The options shared by `transcode` and `validate` (input side).
 struct InputOptions: ParsableArguments {
   @Argument(help: "Input files (NDJSON, gzip or LZ4 detected by content); none or '-' is stdin.")
@@ -64,23 +109,7 @@ struct Transcode: ParsableCommand {
   @Option(name: .short, help: "Output: '-' for stdout (pipeline mode) or a directory of batches.")
   var output: String = "-"
 
-  @Option(
-    help:
-      "Comma-separated vendor ids, or 'all' (\(VendorID.allCases.map(\.name).joined(separator: ",")))."
-  )
-  var vendors: String = "all"
-
-  @Option(help: "Placeholder and default-title language: en or zh.")
-  var locale: PushLocale = .en
-
-  @Option(help: "Easemob display: summary (nick:text) or banner.")
-  var display: DisplayMode = .summary
-
-  @Option(help: "Title for vendors that require one when nothing else gives it.")
-  var defaultTitle: String?
-
-  @Option(help: "Directory NDJSON (nicknames, group names); repeatable.")
-  var directory: [String] = []
+  @OptionGroup var records: RecordOptions
 
   @Option(parsing: .unconditional, help: "Exit 3 when more lines than this are rejected.")
   var maxRejects: Int?
@@ -126,7 +155,6 @@ struct Transcode: ParsableCommand {
   var version = false
 
   func validate() throws {
-    _ = try parsedVendors()
     if let level {
       switch compress {
       case .gzip where !GzipCompressor.levels.contains(level):
@@ -149,30 +177,13 @@ struct Transcode: ParsableCommand {
     if let maxRejects, maxRejects < 0 { throw ValidationError("--max-rejects must be at least 0") }
   }
 
-  func parsedVendors() throws -> [VendorID] {
-    if vendors == "all" { return VendorID.allCases }
-    var selected = Set<VendorID>()
-    for name in vendors.split(separator: ",", omittingEmptySubsequences: false) {
-      guard let id = VendorID(name: String(name)) else {
-        throw ValidationError(
-          "unknown vendor id '\(name)' (known: all, \(VendorID.allCases.map(\.name).joined(separator: ", ")))"
-        )
-      }
-      selected.insert(id)
-    }
-    return selected.sorted()
-  }
-
   func run() throws {
     var configuration = RunConfiguration()
     input.apply(to: &configuration)
     configuration.output = output
-    configuration.options.vendors = try parsedVendors()
-    configuration.options.locale = locale
-    configuration.options.display = display
-    configuration.options.defaultTitle = defaultTitle
+    try records.apply(to: &configuration.options)
     configuration.options.framing = framing
-    configuration.directories = directory
+    configuration.directories = records.directory
     configuration.maxRejects = maxRejects
     configuration.rejectsPath = rejects
     configuration.statsPath = stats
