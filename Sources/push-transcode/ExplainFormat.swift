@@ -105,23 +105,12 @@ enum ExplainFormat {
     return out
   }
 
-  /// `"text"` with JSON escapes (also used for the text mode's quoted values).
+  /// `"text"` as a canonical JSON string (the library's escaping; also used for the text
+  /// mode's quoted values).
   static func quote(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
+    var writer = JSONWriter(capacity: text.utf8.count + 2)
+    writer.string(decoded: Array(text.utf8))
+    return String(decoding: writer.buffer, as: UTF8.self)
   }
 
   /// One explanation as a JSON object; `records` holds each record's text as a string.
