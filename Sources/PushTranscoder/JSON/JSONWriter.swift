@@ -386,17 +386,20 @@ struct DuplicateKeys {
     document.forEachMember(object) { key, _ in keys.append(key) }
     values = keys.map { $0 + 1 }
     var found = false
-    // Open addressing: slot -> member ordinal + 1 (0 = empty), at most half full.
+    // Open addressing: slot -> member ordinal + 1 (0 = empty), at most half full. 32-bit slots
+    // (a line of at most 16 MiB has far fewer than 2^31 members) keep the table half the size,
+    // so more of it stays in cache for objects of many keys.
     var mask = 1
     while mask < keys.count * 2 { mask <<= 1 }
     mask -= 1
-    var slots = [Int](repeating: 0, count: mask + 1)
+    var slots = [UInt32](repeating: 0, count: mask + 1)
     for ordinal in keys.indices {
       var bucket = Self.hash(document, keys[ordinal]) & mask
       while true {
-        let entry = slots[bucket]
+        let entry = Int(slots[bucket])
         if entry == 0 {
-          slots[bucket] = ordinal + 1
+          // Safe because ordinal + 1 < 2^31 (see above), so it fits 32 bits unchanged.
+          slots[bucket] = UInt32(truncatingIfNeeded: ordinal + 1)
           break
         }
         if Self.sameKey(document, keys[entry - 1], keys[ordinal]) {
