@@ -224,8 +224,40 @@ extension StringSlice {
     guard let first = rawBytes.first else { return true }
     if first > 0x20 && first < 0x80 && first != ASCII.backslash { return false }
     if !hasEscapes { return PushText.isBlankUTF8(rawBytes) }
-    let decoded = decodedBytes()
-    return decoded.withUnsafeBufferPointer { PushText.isBlankUTF8($0) }
+    return Self.isBlankEscaped(rawBytes)
+  }
+
+  /// `isBlank` of string content with escapes, read in place up to its first non-blank scalar:
+  /// no decoded copy. The content is validated (every escape complete), as `writeCanonical`
+  /// requires.
+  static func isBlankEscaped(_ content: UnsafeBufferPointer<UInt8>) -> Bool {
+    var index = 0
+    while index < content.count {
+      guard content[index] == ASCII.backslash else {
+        var end = index + 1
+        while end < content.count && content[end] != ASCII.backslash { end += 1 }
+        // Safe because `index < end <= count`.
+        guard PushText.isBlankUTF8(UnsafeBufferPointer(rebasing: content[index..<end])) else {
+          return false
+        }
+        index = end
+        continue
+      }
+      // Safe because a validated backslash is followed by its escape letter.
+      let letter = content[index + 1]
+      index += 2
+      switch letter {
+      case ASCII.lowerU:
+        let scalar = JSONEscapes.decodeUnicodeEscape(content, &index)
+        if !PushText.isBlankScalar(scalar) { return false }
+      case UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"),
+        UInt8(ascii: "t"):
+        continue  // U+0008, U+000C, U+000A, U+000D, U+0009: all blank
+      default:
+        return false  // `\"`, `\\`, `\/`
+      }
+    }
+    return true
   }
 }
 

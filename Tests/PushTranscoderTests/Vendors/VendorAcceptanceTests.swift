@@ -208,4 +208,18 @@ struct VendorAcceptanceTests {
         #","vendor_rejects":{},"dropped_fields":{"huawei":{"add_num":4},"vivo":{"notifyType":2}},"unknown_elements":"#
       ))
   }
+
+  /// Escaped content is judged blank in place, the same as its decoded text.
+  @Test(arguments: [
+    #"\n\t"#, #"\f\u2028"#, #"\u0020 \u3000"#, #"\"x"#, #"\\"#, #"\/"#, #"\n a"#,
+    #"\ud83d\ude00"#, #"\u200b"#, #"  \u00a0\r"#, #"\u00e9"#, #"\b"#,
+  ])
+  func escapedBlankMatchesDecodedText(content: String) {
+    let bytes = Array(content.utf8)
+    var decoded: [UInt8] = []
+    bytes.withUnsafeBufferPointer { JSONEscapes.decode($0, into: &decoded) }
+    let expected = decoded.withUnsafeBufferPointer { PushText.isBlankUTF8($0) }
+    let inPlace = bytes.withUnsafeBufferPointer { StringSlice.isBlankEscaped($0) }
+    #expect(inPlace == expected)
+  }
 }
