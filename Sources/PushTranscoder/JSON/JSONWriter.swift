@@ -386,24 +386,30 @@ struct DuplicateKeys {
     document.forEachMember(object) { key, _ in keys.append(key) }
     values = keys.map { $0 + 1 }
     var found = false
-    // Open addressing: slot -> member ordinal + 1 (0 = empty), at most half full. 32-bit slots
-    // (a line of at most 16 MiB has far fewer than 2^31 members) keep the table half the size,
-    // so more of it stays in cache for objects of many keys.
+    // Open addressing, at most half full: a slot holds the member ordinal + 1 in its low 32
+    // bits (0 = empty; a line of at most 16 MiB has far fewer than 2^31 members) and the high
+    // 32 bits of the key's hash above them, so a probe compares keys (a read of the line far
+    // from the last one) only when their hashes agree: about once per repeated key.
     var mask = 1
     while mask < keys.count * 2 { mask <<= 1 }
     mask -= 1
-    var slots = [UInt32](repeating: 0, count: mask + 1)
+    var slots = [UInt64](repeating: 0, count: mask + 1)
     for ordinal in keys.indices {
-      var bucket = Self.hash(document, keys[ordinal]) & mask
+      let hash = UInt64(truncatingIfNeeded: Self.hash(document, keys[ordinal]))
+      let tag = hash & 0xFFFF_FFFF_0000_0000
+      var bucket = Int(truncatingIfNeeded: hash) & mask
       while true {
-        let entry = Int(slots[bucket])
+        let entry = slots[bucket]
         if entry == 0 {
-          // Safe because ordinal + 1 < 2^31 (see above), so it fits 32 bits unchanged.
-          slots[bucket] = UInt32(truncatingIfNeeded: ordinal + 1)
+          // Safe because ordinal + 1 < 2^31 (see above), so it fits the low 32 bits.
+          slots[bucket] = tag | UInt64(truncatingIfNeeded: ordinal + 1)
           break
         }
-        if Self.sameKey(document, keys[entry - 1], keys[ordinal]) {
-          values[entry - 1] = keys[ordinal] + 1
+        let earlier = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1
+        if entry & 0xFFFF_FFFF_0000_0000 == tag
+          && Self.sameKey(document, keys[earlier], keys[ordinal])
+        {
+          values[earlier] = keys[ordinal] + 1
           values[ordinal] = -1
           found = true
           break

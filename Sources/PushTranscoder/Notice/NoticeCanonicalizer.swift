@@ -44,7 +44,11 @@ struct NoticeCanonicalizer {
       rewritten.removeAll(keepingCapacity: rewritten.count <= 64)
       retired.removeAll()
     }
-    notice.forEachSlice { resolve($0) }
+    // Recipients and groups are elements of one JSON array each: no two of them, and no other
+    // field, lie at the same place, so they are rewritten without a lookup (a line of many
+    // escaped recipients then costs no hash table at all).
+    notice.forEachSlice(
+      { resolve($0) }, distinct: { slice in slice.hasEscapes ? rewriteOnce(slice) : slice })
   }
 
   private mutating func resolve(_ slice: StringSlice) -> StringSlice {
@@ -88,15 +92,19 @@ struct NoticeCanonicalizer {
 
 extension Notice {
   /// Replaces every text slice of the notice by `transform(slice)` (arrays only when one of
-  /// their slices has escapes, so the common notice copies nothing).
-  mutating func forEachSlice(_ transform: (StringSlice) -> StringSlice) {
+  /// their slices has escapes, so the common notice copies nothing); the recipients and groups
+  /// by `distinct(slice)` (each lies where no other slice does).
+  mutating func forEachSlice(
+    _ transform: (StringSlice) -> StringSlice, distinct: (StringSlice) -> StringSlice
+  ) {
     func map(_ slice: inout StringSlice?) {
       if let value = slice, value.hasEscapes { slice = transform(value) }
     }
     func map(_ slice: inout StringSlice) {
       if slice.hasEscapes { slice = transform(slice) }
     }
-    func map(_ slices: inout [StringSlice]) {
+    func map(_ slices: inout [StringSlice]) { map(&slices, transform) }
+    func map(_ slices: inout [StringSlice], _ transform: (StringSlice) -> StringSlice) {
       guard slices.contains(where: \.hasEscapes) else { return }
       for index in slices.indices where slices[index].hasEscapes {
         // Written back only when it changed: a write to an array that shares its storage
@@ -106,8 +114,8 @@ extension Notice {
       }
     }
     map(&key)
-    map(&recipients)
-    map(&groups)
+    map(&recipients, distinct)
+    map(&groups, distinct)
     map(&sender)
     map(&easemobMessageID)
     map(&title)

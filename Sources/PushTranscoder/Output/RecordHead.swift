@@ -15,6 +15,7 @@ struct RecordHead {
   private var numberEnd = 0
   private var recipientsEnd = 0
   private var hasSharedTail = false
+  private var keysStart = 0
 
   /// Renders the shared parts for one line (valid until the next `prepare`).
   mutating func prepare(
@@ -45,14 +46,18 @@ struct RecordHead {
     // vendor extras, as `write` would write it. Several groups make one record each,
     // each with its own group: no shared tail.
     hasSharedTail = notice.groups.count <= 1
-    guard hasSharedTail else { return }
-    scratch.byte(ASCII.quote)
-    if let group = notice.groups.first {
-      scratch.raw(",\"group\":")
-      scratch.string(group)
-    } else {
-      appendCopy(of: numberEnd..<recipientsEnd)
+    if hasSharedTail {
+      scratch.byte(ASCII.quote)
+      if let group = notice.groups.first {
+        scratch.raw(",\"group\":")
+        scratch.string(group)
+      } else {
+        appendCopy(of: numberEnd..<recipientsEnd)
+      }
     }
+    // The last keys, rendered once per line (the template can be large: one canonical copy,
+    // then a `memcpy` per record, not one canonical walk per vendor).
+    keysStart = scratch.count
     Self.writeKeysBeforePayload(notice, document, into: &scratch)
   }
 
@@ -101,7 +106,7 @@ struct RecordHead {
       writer.string(notice.groups[part - 1])
     }
     vendor.writeRecordExtras(notice, into: &writer)
-    Self.writeKeysBeforePayload(notice, document, into: &writer)
+    writer.raw(lastKeys)
   }
 
   /// `force`, `template` and `,"payload":`, the last keys of every record head.
@@ -117,8 +122,8 @@ struct RecordHead {
     writer.raw(",\"payload\":")
   }
 
-  // Safe because `prepare` sets `prefixEnd <= numberEnd <= recipientsEnd <= scratch.count`, and
-  // only it writes `scratch`, so these four slices lie within the written bytes.
+  // Safe because `prepare` sets `prefixEnd <= numberEnd <= recipientsEnd <= keysStart <=
+  // scratch.count`, and only it writes `scratch`, so these slices lie within the written bytes.
 
   /// Everything before the vendor name.
   var prefix: UnsafeBufferPointer<UInt8> {
@@ -131,6 +136,10 @@ struct RecordHead {
   /// `,"to":[…]` with every recipient.
   var recipients: UnsafeBufferPointer<UInt8> {
     UnsafeBufferPointer(rebasing: scratch.buffer[numberEnd..<recipientsEnd])
+  }
+  /// `force`, `template` and `,"payload":`, the last keys of every record head.
+  var lastKeys: UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(rebasing: scratch.buffer[keysStart...])
   }
   /// What follows the vendor name in a single-part record without vendor extras: `"`, the
   /// recipients or the group, `force`, `template` and `,"payload":`; nil with several groups.
