@@ -60,6 +60,27 @@ enum PageAlignedMemory {
     return pointer
   }
 
+  /// A new anonymous mapping of `size` bytes (whole pages), advised onto huge pages above
+  /// `hugePageBytes`; traps when memory is out. Its pages are backed when first written, and
+  /// `unmap` returns them to the system.
+  static func map(_ size: Int) -> UnsafeMutableRawPointer {
+    let bytes = roundUp(max(size, pageSize))
+    let pointer = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+    guard let pointer, pointer != MAP_FAILED else {
+      fatalError("push-transcode: out of memory mapping \(size) bytes")
+    }
+    // Safe because the advice covers whole pages of the new mapping; its failure (no THP)
+    // changes nothing.
+    if bytes > hugePageBytes { _ = madvise(pointer, bytes, MADV_HUGEPAGE) }
+    return pointer
+  }
+
+  /// Releases a mapping `map(size)` returned.
+  static func unmap(_ pointer: UnsafeMutableRawPointer, _ size: Int) {
+    // Safe because `pointer` is a mapping of `roundUp(size)` bytes that nobody uses any more.
+    _ = munmap(pointer, roundUp(max(size, pageSize)))
+  }
+
   /// Gives back a buffer `allocate(bytes)` returned: kept for reuse; when the pool is full its
   /// oldest buffer is freed instead.
   static func release(_ pointer: UnsafeMutableRawPointer, bytes: Int) {

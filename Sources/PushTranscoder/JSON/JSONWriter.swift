@@ -32,18 +32,39 @@ package struct JSONWriter: @unchecked Sendable {
     @usableFromInline
     init(capacity: Int) {
       self.capacity = Swift.max(capacity, 64)
-      // Large buffers (chunk records) come page-aligned, on huge pages when available; small
-      // ones (scratch, one text) from malloc. Both are released with `free`.
+      // Large buffers (chunk records, batches) are mappings of their own, on huge pages when
+      // available: only the pages written are resident, and freeing one gives them back to
+      // the system at once. From the malloc heap, batch-sized page-aligned blocks freed on
+      // other threads fragmented it, and resident memory grew with the run. Small buffers
+      // (scratch, one text) come from malloc.
       let raw =
-        self.capacity >= 1 << 16
-        ? PageAlignedMemory.fresh(self.capacity)
-        : (malloc(self.capacity) ?? PageAlignedMemory.fresh(self.capacity))
+        self.capacity >= Self.mappedBytes
+        ? PageAlignedMemory.map(self.capacity)
+        : Self.allocateSmall(self.capacity)
       // Safe because `raw` is a fresh allocation of `capacity` bytes, used only as UInt8.
       self.base = raw.bindMemory(to: UInt8.self, capacity: self.capacity)
     }
 
-    // Safe because `base` came from malloc or posix_memalign, and no writer is left to use it.
-    deinit { free(base) }
+    /// Buffers of at least this many bytes are mapped (`PageAlignedMemory.map`).
+    static let mappedBytes = 1 << 16
+
+    /// `bytes` (below `mappedBytes`) from malloc; traps when memory is out.
+    private static func allocateSmall(_ bytes: Int) -> UnsafeMutableRawPointer {
+      guard let pointer = malloc(bytes) else {
+        fatalError("push-transcode: out of memory allocating \(bytes) bytes")
+      }
+      return pointer
+    }
+
+    // Safe because `base` came from `map` when `capacity >= mappedBytes`, from malloc below it,
+    // and no writer is left to use it.
+    deinit {
+      if capacity >= Self.mappedBytes {
+        PageAlignedMemory.unmap(UnsafeMutableRawPointer(base), capacity)
+      } else {
+        free(base)
+      }
+    }
   }
 
   @usableFromInline var storage: Storage

@@ -50,7 +50,7 @@ package struct ChunkOutput: Sendable {
 /// consumed it, so a run allocates (and page-faults in) only as many megabyte buffers as it has
 /// chunks in flight, instead of one per chunk.
 package enum OutputBuffers {
-  /// More than the pipeline keeps in flight (`2 × threads + 2`) on the machines we target.
+  /// More than the pipeline keeps in flight (`threads + 2`) on the machines we target.
   private static let pool = WriterPool(limit: 24, smallest: 1 << 20)
 
   /// A buffer with nothing written, recycled when one is free.
@@ -88,6 +88,9 @@ final class WriterPool: Sendable {
     self.smallest = smallest
   }
 
+  /// The number of free writers kept.
+  var count: Int { pool.count }
+
   /// Any free writer, or a new one of the smallest capacity. A recycled writer begins writing
   /// here (see `JSONWriter`): its last user may still hold a copy.
   func take() -> JSONWriter {
@@ -100,6 +103,10 @@ final class WriterPool: Sendable {
   func take(minimumCapacity: Int) -> JSONWriter {
     let capacity = roundedCapacity(minimumCapacity)
     guard var writer = pool.take(where: { $0.capacity >= capacity }) else {
+      // Every free writer is too small: one of them is dropped for the new one, so that the
+      // pool does not fill with small writers that keep their written pages resident while
+      // the requests they cannot serve make larger ones (resident memory grew with the run).
+      _ = pool.take()
       return JSONWriter(capacity: capacity)
     }
     writer.beginWriting()

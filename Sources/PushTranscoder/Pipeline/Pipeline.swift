@@ -99,7 +99,9 @@ package final class Pipeline: Sendable {
     // Created at 0 and raised to the limit: libdispatch traps when a semaphore is freed with a
     // value below the one it was created with, which a cancelled run (`| head`) can leave
     // behind (the reader takes permits the writer never returns).
-    let inFlight = DispatchSemaphore.permits(threads * 2 + 2)
+    // One work item per worker and two waiting: both cores stay busy, and each item's records
+    // (up to four times its input with nine vendors) are resident only while it is in flight.
+    let inFlight = DispatchSemaphore.permits(threads + 2)
     let workers = (0..<threads).map { index in
       Worker(
         queue: DispatchQueue(label: "push-transcode.worker.\(index)"),
@@ -152,7 +154,7 @@ package final class Pipeline: Sendable {
     }
     if writer.stopped {
       // Let the reader and workers wind down: release every permit they may wait on.
-      for _ in 0..<(threads * 2 + 2) { inFlight.signal() }
+      for _ in 0..<(threads + 2) { inFlight.signal() }
     }
   }
 }

@@ -14,6 +14,13 @@ final class BufferPool<Element>: @unchecked Sendable {
     self.limit = limit
   }
 
+  /// The number of elements kept.
+  var count: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return free.count
+  }
+
   /// The last element put back that `matches`, removed from the pool, or nil.
   func take(where matches: (Element) -> Bool = { _ in true }) -> Element? {
     lock.lock()
