@@ -72,7 +72,11 @@ enum HostileBench {
       return entries
     }
     var processor = LineProcessor(options: TranscodeOptions(), directory: NameDirectory())
-    var output = ChunkOutput(sequence: 0, source: SourceName("hostile"))
+    // Sized as a worker sizes it (`Worker.process`), so the line's records are written as the
+    // CLI writes them, into a recycled buffer with room for them, not one grown by doubling.
+    var output = ChunkOutput(
+      sequence: 0, source: SourceName("hostile"),
+      expectedBytes: processor.expectedOutputBytes(input: line.count + 1))
     line.withUnsafeBufferPointer { processor.process(line: $0, number: 1, into: &output) }
     let produced = output.main.count + output.rejects.count
     OutputBuffers.recycle(output.main)
