@@ -197,12 +197,27 @@ extension PushText {
 
   /// `isBlank` of decoded UTF-8.
   static func isBlankUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    if let first = bytes.first, startsNonBlank(first) { return false }
     var iterator = bytes.makeIterator()
     var decoder = UTF8()
     while case .scalarValue(let scalar) = decoder.decode(&iterator) {
       if !isBlankScalar(scalar.value) { return false }
     }
     return true
+  }
+
+  /// True when valid UTF-8 starting with `lead` starts with a scalar that is not blank, told
+  /// from the lead byte alone: printable ASCII; or a lead byte of scalars none of which is
+  /// blank. The blank scalars above ASCII start with C2 (U+0085, U+00A0), E1 (U+1680), E2
+  /// (U+2000–U+205F) or E3 (U+3000); every other lead byte (C3–DF, E0, E4–EF: CJK and most
+  /// scripts, F0–F4: emoji) starts a scalar that is not blank.
+  @inline(__always)
+  static func startsNonBlank(_ lead: UInt8) -> Bool {
+    switch lead {
+    case 0x21..<0x80: true
+    case 0xC3...0xE0, 0xE4...0xF4: true
+    default: false
+    }
   }
 
   /// A scalar up to U+0020, or one with the White_Space property (Unicode's PropList.txt).
@@ -222,7 +237,7 @@ extension StringSlice {
   /// not an escape, which settles it at once.
   var isBlank: Bool {
     guard let first = rawBytes.first else { return true }
-    if first > 0x20 && first < 0x80 && first != ASCII.backslash { return false }
+    if first != ASCII.backslash && PushText.startsNonBlank(first) { return false }
     if !hasEscapes { return PushText.isBlankUTF8(rawBytes) }
     return Self.isBlankEscaped(rawBytes)
   }

@@ -222,4 +222,23 @@ struct VendorAcceptanceTests {
     let inPlace = bytes.withUnsafeBufferPointer { StringSlice.isBlankEscaped($0) }
     #expect(inPlace == expected)
   }
+
+  /// The lead-byte shortcut of the blank test never calls a blank scalar non-blank: checked for
+  /// every scalar, against the scalar test itself.
+  @Test func leadByteShortcutAgreesWithTheScalarTestForEveryScalar() {
+    var wrong: [UInt32] = []
+    for value in UInt32(0)...0x10FFFF {
+      guard let scalar = Unicode.Scalar(value) else { continue }  // surrogates
+      let lead = Array(String(Character(scalar)).utf8)[0]
+      if PushText.startsNonBlank(lead) && PushText.isBlankScalar(value) { wrong.append(value) }
+    }
+    #expect(wrong.isEmpty)
+    // And it does take the shortcut for the usual first scalars.
+    for text in ["a", "é", "中", "😀", "ж"] {
+      #expect(PushText.startsNonBlank(Array(text.utf8)[0]))
+    }
+    for text in ["\u{A0}", "\u{3000}", "\u{2003}", " "] {
+      #expect(!PushText.startsNonBlank(Array(text.utf8)[0]))
+    }
+  }
 }
