@@ -79,7 +79,7 @@ enum HostileBench {
       expectedBytes: processor.expectedOutputBytes(input: line.count + 1))
     line.withUnsafeBufferPointer { processor.process(line: $0, number: 1, into: &output) }
     let produced = output.main.count + output.rejects.count
-    OutputBuffers.recycle(output.main)
+    output.recycle()
     return produced
   }
 }

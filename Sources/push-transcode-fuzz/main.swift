@@ -25,15 +25,36 @@ import PushTranscoder
 
 /// The line processors the pipeline check runs, made once (each holds reusable scratch state).
 /// Safe because libFuzzer calls the entry point from one thread only.
-nonisolated(unsafe) private var processors: [LineProcessor] = {
+nonisolated(unsafe) private var defaultProcessor = LineProcessor(
+  options: TranscodeOptions(), directory: NameDirectory())
+nonisolated(unsafe) private var replacingProcessor: LineProcessor = {
   var replacing = TranscodeOptions()
   replacing.unicode = .replace
   replacing.locale = .zh
   replacing.display = .banner
-  return [TranscodeOptions(), replacing].map {
-    LineProcessor(options: $0, directory: NameDirectory())
-  }
+  return LineProcessor(options: replacing, directory: NameDirectory())
 }()
+
+/// Runs one line through `processor` and checks what it wrote: exactly one outcome, and
+/// records and rejects that are valid JSON lines.
+private func checkPipeline(_ processor: inout LineProcessor, _ input: UnsafeBufferPointer<UInt8>) {
+  var output = ChunkOutput(sequence: 0, source: SourceName("fuzz"))
+  processor.process(line: input, number: 1, into: &output)
+  let stats = output.stats
+  let outcomes =
+    stats.blank + stats.transcoded + stats.skippedLines + stats.rejectedLines
+  precondition(stats.lines == 1 && outcomes == 1, "a line must end in exactly one outcome")
+  var records = JSONTokenizer()
+  for buffer in [output.main.buffer, output.rejects.buffer] {
+    var start = 0
+    for (offset, byte) in buffer.enumerated() where byte == 0x0A {
+      let record = UnsafeBufferPointer(rebasing: buffer[start..<offset])
+      precondition(records.parse(record) == nil, "a record is not valid JSON")
+      start = offset + 1
+    }
+    precondition(start == buffer.count, "output does not end with a newline")
+  }
+}
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func pushTranscodeFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -116,23 +137,7 @@ public func pushTranscodeFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size:
   }
 
   // The whole line pipeline.
-  for index in processors.indices {
-    var output = ChunkOutput(sequence: 0, source: SourceName("fuzz"))
-    processors[index].process(line: input, number: 1, into: &output)
-    let stats = output.stats
-    let outcomes =
-      stats.blank + stats.transcoded + stats.skippedLines + stats.rejectedLines
-    precondition(stats.lines == 1 && outcomes == 1, "a line must end in exactly one outcome")
-    var records = JSONTokenizer()
-    for buffer in [output.main.buffer, output.rejects.buffer] {
-      var start = 0
-      for (offset, byte) in buffer.enumerated() where byte == 0x0A {
-        let record = UnsafeBufferPointer(rebasing: buffer[start..<offset])
-        precondition(records.parse(record) == nil, "a record is not valid JSON")
-        start = offset + 1
-      }
-      precondition(start == buffer.count, "output does not end with a newline")
-    }
-  }
+  checkPipeline(&defaultProcessor, input)
+  checkPipeline(&replacingProcessor, input)
   return 0
 }

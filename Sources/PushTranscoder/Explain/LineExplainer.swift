@@ -175,7 +175,7 @@ package enum LineExplainer {
   }
 
   /// The records in `output`, split at their newlines (a record's strings escape newlines).
-  private static func records(_ output: ChunkOutput) -> [[UInt8]] {
+  private static func records(_ output: borrowing ChunkOutput) -> [[UInt8]] {
     output.main.buffer.split(separator: ASCII.newline, omittingEmptySubsequences: true).map(
       Array.init)
   }

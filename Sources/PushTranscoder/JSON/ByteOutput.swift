@@ -1,6 +1,6 @@
 /// Something bytes are appended to: a `JSONWriter` (records), or a `[UInt8]` (scratch buffers
 /// and tests). Lets one escaping routine serve both without a copy.
-package protocol ByteOutput {
+package protocol ByteOutput: ~Copyable {
   /// Appends one byte.
   mutating func appendByte(_ byte: UInt8)
   /// Appends `bytes` as they are.

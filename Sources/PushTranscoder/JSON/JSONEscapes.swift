@@ -65,7 +65,7 @@ package enum JSONEscapes {
 
   /// Appends the canonical escape of `byte` (which needs one) to `output`.
   @inline(__always)
-  static func appendEscape<Output: ByteOutput>(_ byte: UInt8, to output: inout Output) {
+  static func appendEscape<Output: ByteOutput & ~Copyable>(_ byte: UInt8, to output: inout Output) {
     var scratch: (UInt64, UInt64) = (0, 0)
     withUnsafeMutableBytes(of: &scratch) { raw in
       // Safe because the 16-byte scratch has room for the 6-byte escape and is used only as
@@ -126,7 +126,7 @@ package enum JSONEscapes {
   }
 
   /// Appends decoded UTF-8 `bytes` canonically escaped (no quotes).
-  package static func appendEscaped<Output: ByteOutput>(
+  package static func appendEscaped<Output: ByteOutput & ~Copyable>(
     _ bytes: UnsafeBufferPointer<UInt8>, to output: inout Output
   ) {
     var runStart = 0

@@ -9,66 +9,16 @@ import Glibc
 /// Invariants: bytes only grow between `truncate(to:)` calls, so a renderer can remember
 /// `count`, write a candidate payload, measure it, and roll back to try a cut body.
 ///
-/// Copies: a writer is a value whose copies share one buffer until one of them starts writing.
-/// The rule is that a writer that may have been copied starts writing with `beginWriting()`
-/// (`replace` calls it), which moves a shared buffer to one of this copy's own (copy-on-write);
-/// so two copies that each begin writing never overwrite each other's bytes, and the bytes a
-/// copy saw stay valid for it (the buffer lives as long as any copy). The check is per write
-/// session, not per append, because a per-append uniqueness check is a runtime call on every
-/// append (docs/DECISIONS.md). Debug builds (the tests) check every append and stop on a write
-/// to a shared buffer, so a missing `beginWriting()` is found there. A new writer is unique;
-/// a recycled one begins writing when the buffer pool hands it out (`OutputBuffers`).
-package struct JSONWriter: @unchecked Sendable {
-  // Safe because a copied writer starts writing with `beginWriting()` (the rule above,
-  // checked in debug builds), so copies on two threads never write one buffer, and a buffer is freed only when
-  // the last copy is gone.
+/// Ownership: a writer owns its buffer and cannot be copied (`~Copyable`), so two writers never
+/// share one buffer; it is moved or lent (`inout`, `borrowing`), and frees the buffer when it
+/// ends. A buffer outlives its writer only through `releaseBuffer()`, which hands it to a pool
+/// (`WriterPool`) as a `WriterBuffer` that `init(adopting:)` turns into a writer again. Where a
+/// writer must sit in a copyable container (an array, an escaping closure), it lives in a
+/// `WriterBox`, a class that is its one owner.
+package struct JSONWriter: ~Copyable, @unchecked Sendable {
+  // Safe because a writer is never copied: the one value that owns the buffer is the only one
+  // that reads or writes it, on one thread at a time.
 
-  /// Owns the buffer: frees it when the last writer that uses it is gone.
-  @usableFromInline
-  final class Storage {
-    @usableFromInline let base: UnsafeMutablePointer<UInt8>
-    @usableFromInline let capacity: Int
-
-    @usableFromInline
-    init(capacity: Int) {
-      self.capacity = Swift.max(capacity, 64)
-      // Large buffers (chunk records, batches) are mappings of their own, on huge pages when
-      // available: only the pages written are resident, and freeing one gives them back to
-      // the system at once. From the malloc heap, batch-sized page-aligned blocks freed on
-      // other threads fragmented it, and resident memory grew with the run. Small buffers
-      // (scratch, one text) come from malloc.
-      let raw =
-        self.capacity >= Self.mappedBytes
-        ? PageAlignedMemory.map(self.capacity)
-        : Self.allocateSmall(self.capacity)
-      // Safe because `raw` is a fresh allocation of `capacity` bytes, used only as UInt8.
-      self.base = raw.bindMemory(to: UInt8.self, capacity: self.capacity)
-    }
-
-    /// Buffers of at least this many bytes are mapped (`PageAlignedMemory.map`).
-    static let mappedBytes = 1 << 16
-
-    /// `bytes` (below `mappedBytes`) from malloc; traps when memory is out.
-    private static func allocateSmall(_ bytes: Int) -> UnsafeMutableRawPointer {
-      guard let pointer = malloc(bytes) else {
-        fatalError("push-transcode: out of memory allocating \(bytes) bytes")
-      }
-      return pointer
-    }
-
-    // Safe because `base` came from `map` when `capacity >= mappedBytes`, from malloc below it,
-    // and no writer is left to use it.
-    deinit {
-      if capacity >= Self.mappedBytes {
-        PageAlignedMemory.unmap(UnsafeMutableRawPointer(base), capacity)
-      } else {
-        free(base)
-      }
-    }
-  }
-
-  @usableFromInline var storage: Storage
-  /// `storage.base`, kept here so that an append needs no load through the class.
   @usableFromInline var base: UnsafeMutablePointer<UInt8>
   @usableFromInline var capacity: Int
   /// The number of bytes written so far.
@@ -76,18 +26,36 @@ package struct JSONWriter: @unchecked Sendable {
 
   /// An empty writer with room for `capacity` bytes (at least 64) before it grows.
   package init(capacity: Int = 1 << 16) {
-    storage = Storage(capacity: capacity)
-    base = storage.base
-    self.capacity = storage.capacity
+    let buffer = WriterBuffer.allocate(capacity)
+    base = buffer.base
+    self.capacity = buffer.capacity
     count = 0
   }
+
+  /// An empty writer that owns `buffer` (one `releaseBuffer()` gave back, or a new one).
+  package init(adopting buffer: WriterBuffer) {
+    base = buffer.base
+    capacity = buffer.capacity
+    count = 0
+  }
+
+  /// Ends the writer without freeing its buffer, and returns the buffer (for a pool). Its bytes
+  /// are forgotten.
+  package consuming func releaseBuffer() -> WriterBuffer {
+    let buffer = WriterBuffer(base: base, capacity: capacity)
+    discard self
+    return buffer
+  }
+
+  // Safe because the writer owns `base`, which nobody else frees or uses.
+  deinit { WriterBuffer(base: base, capacity: capacity).free() }
 
   /// True when nothing has been written.
   @inlinable
   package var isEmpty: Bool { count == 0 }
 
   /// The bytes written so far, valid until the next write. Safe because `base ..< base + count`
-  /// is initialised and owned by `storage`, which this writer keeps alive.
+  /// is initialised and owned by this writer.
   @inlinable
   package var buffer: UnsafeBufferPointer<UInt8> {
     UnsafeBufferPointer(start: base, count: count)
@@ -101,7 +69,6 @@ package struct JSONWriter: @unchecked Sendable {
   @inline(__always)
   package mutating func reserve(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
     // Safe because count <= capacity always, so `&-` cannot wrap.
-    assert(isKnownUniquelyReferenced(&storage), "write to a shared buffer: call beginWriting()")
     if capacity &- count < extra { grow(extra) }
     // Safe because `count + extra <= capacity` now.
     return base + count
@@ -117,26 +84,16 @@ package struct JSONWriter: @unchecked Sendable {
     count &+= written
   }
 
-  /// Moves the bytes to a new buffer of their own with room for `extra` more: a larger one when
-  /// they do not fit, one of the same size when the buffer is shared with a copy.
+  /// Moves the bytes to a larger buffer with room for `extra` more.
   @usableFromInline
   mutating func grow(_ extra: Int) {
     // Safe because `capacity` is the size of a live allocation, far below Int.max / 2.
-    let wanted =
-      capacity &- count < extra ? Swift.max(capacity &* 2, count + extra) : capacity
-    let larger = Storage(capacity: wanted)
-    // Safe because both buffers hold at least `count` bytes.
+    let larger = WriterBuffer.allocate(Swift.max(capacity &* 2, count + extra))
+    // Safe because both buffers hold at least `count` bytes, and the old one is freed once.
     larger.base.update(from: base, count: count)
-    storage = larger
+    WriterBuffer(base: base, capacity: capacity).free()
     base = larger.base
     capacity = larger.capacity
-  }
-
-  /// Starts a write session: a buffer shared with a copy of this writer is first moved to one
-  /// of this writer's own, so writes through this writer never change a copy's bytes.
-  @inline(__always)
-  package mutating func beginWriting() {
-    if !isKnownUniquelyReferenced(&storage) { grow(0) }
   }
 
   /// Drops everything after the first `count` bytes.
@@ -157,7 +114,6 @@ package struct JSONWriter: @unchecked Sendable {
     precondition(range.lowerBound >= 0 && range.upperBound <= count, "range beyond the bytes")
     let tail = count - range.upperBound
     let delta = replacement.count - range.count
-    beginWriting()
     if delta > 0 { _ = reserve(delta) }
     // Safe because the buffer holds `count + max(delta, 0)` bytes; memmove handles the overlap.
     memmove(base + range.lowerBound + replacement.count, base + range.upperBound, tail)
@@ -376,6 +332,66 @@ package struct JSONWriter: @unchecked Sendable {
       }
       byte(ASCII.closeBrace)
     }
+  }
+}
+
+/// A writer's buffer between two writers: the memory and its size, owned by whoever holds it
+/// (a pool), with no bytes that count. Made by `JSONWriter.releaseBuffer()` or `allocate`,
+/// ended by `JSONWriter(adopting:)` or `free()`.
+package struct WriterBuffer: @unchecked Sendable {
+  // Safe because a buffer has one holder at a time: the pool hands it out once.
+  package let base: UnsafeMutablePointer<UInt8>
+  package let capacity: Int
+
+  /// Large buffers (chunk records, batches) are mappings of their own, on huge pages when
+  /// available: only the pages written are resident, and freeing one gives them back to the
+  /// system at once. From the malloc heap, batch-sized page-aligned blocks freed on other
+  /// threads fragmented it, and resident memory grew with the run. Small buffers (scratch, one
+  /// text) come from malloc.
+  static let mappedBytes = 1 << 16
+
+  /// A new buffer of at least `capacity` bytes (at least 64); traps when memory is out.
+  static func allocate(_ capacity: Int) -> WriterBuffer {
+    let size = Swift.max(capacity, 64)
+    let raw: UnsafeMutableRawPointer
+    if size >= mappedBytes {
+      raw = PageAlignedMemory.map(size)
+    } else {
+      guard let pointer = malloc(size) else {
+        fatalError("push-transcode: out of memory allocating \(size) bytes")
+      }
+      raw = pointer
+    }
+    // Safe because `raw` is a fresh allocation of `size` bytes, used only as UInt8.
+    return WriterBuffer(base: raw.bindMemory(to: UInt8.self, capacity: size), capacity: size)
+  }
+
+  /// Returns the memory to the system (`capacity` tells how it was allocated).
+  func free() {
+    // Safe because the holder owns `base` and stops using it here.
+    if capacity >= Self.mappedBytes {
+      PageAlignedMemory.unmap(UnsafeMutableRawPointer(base), capacity)
+    } else {
+      Glibc.free(base)
+    }
+  }
+}
+
+/// The one owner of a writer that must live where only copyable values can (an array, a
+/// dictionary, an escaping closure). Copies of the box share the one writer: they never hold
+/// two writers over one buffer.
+package final class WriterBox: @unchecked Sendable {
+  // Safe because the box is handed from thread to thread, never used by two at once (the
+  // pipeline passes a chunk's output, and a batch's content, to one stage at a time).
+  @exclusivity(unchecked) package var writer: JSONWriter
+
+  package init(_ writer: consuming JSONWriter) { self.writer = writer }
+
+  /// Takes the writer out, leaving an empty one of no capacity behind.
+  package func take() -> JSONWriter {
+    var taken = JSONWriter(capacity: 0)
+    swap(&taken, &writer)
+    return taken
   }
 }
 

@@ -19,10 +19,10 @@ import Glibc
 /// and the full one is kept in `retired` until the next `prepare`. No arena moves while the
 /// line is rendered, so the rewritten slices stay valid until then. (One walk over the notice:
 /// a first walk to add up the escaped lengths would cost as much as the rewrites of a typical line.)
-struct NoticeCanonicalizer {
+struct NoticeCanonicalizer: ~Copyable {
   private var arena = JSONWriter(capacity: Self.arenaBytes)
   /// Full arenas of the current line, kept alive for the slices that point into them.
-  private var retired: [JSONWriter] = []
+  private var retired: [WriterBox] = []
   private static let arenaBytes = 1 << 16
   /// The slices rewritten for the current line and their rewrites, by where the original lies
   /// in the line: the same slice often appears twice (`untitledBody` repeats `body` when there
@@ -69,8 +69,9 @@ struct NoticeCanonicalizer {
     }
     if arena.capacity - arena.count < slice.count {
       // A full arena stays alive (earlier slices point into it); a new one takes the rest.
-      retired.append(arena)
-      arena = JSONWriter(capacity: max(Self.arenaBytes, slice.count))
+      var full = JSONWriter(capacity: max(Self.arenaBytes, slice.count))
+      swap(&full, &arena)
+      retired.append(WriterBox(full))
     }
     let start = arena.count
     JSONEscapes.appendCanonical(slice.rawBytes, to: &arena)

@@ -35,9 +35,8 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
     var last: (SourceName, Int)
   }
 
-  /// The open batch of one vendor.
+  /// The open batch of one vendor (its records are in `openBytes`).
   struct OpenBatch {
-    var bytes = JSONWriter(capacity: 0)
     var records = 0
     var first: (SourceName, Int)? = nil
     /// The last record's line; its source is `lastSource` (set once per chunk, not per
@@ -67,6 +66,10 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
   // Safe because only the writer thread (`consume`, `finish`) touches the open batches.
   @exclusivity(unchecked) private var open: [OpenBatch] = Array(
     repeating: OpenBatch(), count: VendorID.allCases.count)
+  /// The records of each vendor's open batch, one box (the writer's one owner) per vendor.
+  private let openBytes: [WriterBox] = VendorID.allCases.map { _ in
+    WriterBox(JSONWriter(capacity: 0))
+  }
   private var rejectsFile: BufferedFile
   /// `--rejects FILE`: the same reject records, also written there.
   private let rejectsCopy: BufferedFile?
@@ -168,7 +171,7 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
 
   /// Appends the chunk's rejects to the rejects file and its records to their vendors' open
   /// batches, handing each batch that reaches `batchRecords` to a compression job.
-  package func consume(_ output: ChunkOutput) throws {
+  package func consume(_ output: borrowing ChunkOutput) throws {
     if !output.rejects.isEmpty {
       try rejectsFile.write(output.rejects.buffer)
       try rejectsCopy?.write(output.rejects.buffer)
@@ -191,13 +194,14 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
       }
       let end = Int(refs[last].end)
       if open[vendor].records == 0 {
-        open[vendor].bytes = buffers.take(minimumCapacity: lastBatchBytes[vendor] + end - start)
+        openBytes[vendor].writer = buffers.take(
+          minimumCapacity: lastBatchBytes[vendor] + end - start)
         open[vendor].first = (output.source, Int(refs[index].line))
       }
       // In place: no copy of the open batch (its writer, its source names) per record.
       // Safe because each ref's `end` is `main.count` right after its record (refs past a
       // truncation are dropped), so the ascending `start ..< end` lies within `bytes`.
-      open[vendor].bytes.raw(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+      openBytes[vendor].writer.raw(UnsafeBufferPointer(rebasing: bytes[start..<end]))
       open[vendor].records += last - index + 1
       open[vendor].lastLine = Int(refs[last].line)
       touched |= 1 << vendor
@@ -257,7 +261,7 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
 
   /// Hands the vendor's open batch to a compression job.
   private func submit(_ vendor: VendorID) throws {
-    var batch = open[vendor.rawValue]
+    let batch = open[vendor.rawValue]
     let index = batch.nextIndex
     open[vendor.rawValue] = OpenBatch(nextIndex: index + 1)
     if folders[vendor.rawValue] == nil {
@@ -275,9 +279,9 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
     let first = batch.first!
     let last = (batch.lastSource!, batch.lastLine)
     let records = batch.records
-    let content = batch.bytes
-    batch.bytes = JSONWriter(capacity: 0)
-    lastBatchBytes[vendor.rawValue] = content.count
+    // Moved into a box of its own for the job; the vendor's box keeps an empty writer.
+    let content = WriterBox(openBytes[vendor.rawValue].take())
+    lastBatchBytes[vendor.rawValue] = content.writer.count
     jobSlots.wait()
     jobs.enter()
     let job: @Sendable () -> Void = { [self] in
@@ -287,42 +291,43 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
       }
       do {
         let crc: UInt32
-        var compressed: JSONWriter? = nil
+        var compressed: WriterBox? = nil
         switch compression {
         case .none:
-          crc = CRC32.checksum(content.buffer)
+          crc = CRC32.checksum(content.writer.buffer)
         case .gzip:
           // The CRC-32 of the gzip trailer is the manifest's: no second pass.
-          var file = buffers.take(minimumCapacity: content.count / 2)
+          var file = buffers.take(minimumCapacity: content.writer.count / 2)
           let compressor =
             gzipCompressors.take() ?? GzipFileCompressor(level: level)
-          crc = compressor.compress(content.buffer, into: &file)
+          crc = compressor.compress(content.writer.buffer, into: &file)
           gzipCompressors.put(compressor)
-          compressed = file
+          compressed = WriterBox(file)
         case .lz4:
-          crc = CRC32.checksum(content.buffer)
-          var file = buffers.take(minimumCapacity: content.count / 2)
+          crc = CRC32.checksum(content.writer.buffer)
+          var file = buffers.take(minimumCapacity: content.writer.count / 2)
           // No frame checksum: the manifest's CRC-32 covers the same bytes (docs/DECISIONS.md).
           LZ4FrameCompressor.compress(
-            content.buffer, level: level, contentChecksum: false, into: &file)
-          compressed = file
+            content.writer.buffer, level: level, contentChecksum: false, into: &file)
+          compressed = WriterBox(file)
         }
         defer {
-          buffers.recycle(content)
-          if let compressed { buffers.recycle(compressed) }
+          buffers.recycle(content.take())
+          if let compressed { buffers.recycle(compressed.take()) }
         }
         // Written under a name that is not final (a replaced run's file in `.replaced/`, or
         // a temporary name), complete before it is renamed to its final name.
         let target =
           try replaced?.take(vendor: vendor.name, name: name)
           ?? (Self.createFile("." + name + ".tmp", in: folder), folder, "." + name + ".tmp")
-        try target.file.write(compressed?.buffer ?? content.buffer)
+        try target.file.write(compressed?.writer.buffer ?? content.writer.buffer)
         // Flushed here, in the jobs that run beside the writer, before the final name exists.
         try target.file.close(syncingData: sync)
         try rename(target.name, in: target.folder, to: folder, name)
         let entry = Entry(
           vendor: vendor, index: index, file: vendor.name + "/" + name, records: records,
-          bytes: content.count, fileBytes: compressed?.count ?? content.count, crc32: crc,
+          bytes: content.writer.count,
+          fileBytes: compressed?.writer.count ?? content.writer.count, crc32: crc,
           first: first,
           last: last)
         lock.lock()

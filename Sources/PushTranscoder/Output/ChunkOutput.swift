@@ -10,9 +10,10 @@ package struct RecordRef: Sendable {
 }
 
 /// Everything a worker produced from one chunk: rendered records in input order, then vendor
-/// order, plus the chunk's stats. A value: the worker fills it through `inout` (no class, so no
-/// dynamic exclusivity checks on the hot path), then moves it to the writer.
-package struct ChunkOutput: Sendable {
+/// order, plus the chunk's stats. A value that is moved, not copied (it owns its writers): the
+/// worker fills it through `inout` (no class, so no dynamic exclusivity checks on the hot
+/// path), then moves it to the writer.
+package struct ChunkOutput: ~Copyable, Sendable {
   /// The sequence number of the chunk (the writer's order).
   package let sequence: Int
   /// The source the chunk's lines come from.
@@ -46,6 +47,12 @@ package struct ChunkOutput: Sendable {
   }
 }
 
+extension ChunkOutput {
+  /// Ends the output and gives its record buffer back to the pool, once nobody reads its
+  /// records any more (the sink has written or copied them).
+  package consuming func recycle() { OutputBuffers.recycle(main) }
+}
+
 /// Recycled `ChunkOutput.main` buffers: the writer returns each chunk's buffer once the sink has
 /// consumed it, so a run allocates (and page-faults in) only as many megabyte buffers as it has
 /// chunks in flight, instead of one per chunk.
@@ -72,14 +79,15 @@ package enum OutputBuffers {
   package static func recycle(_ writer: consuming JSONWriter) { pool.recycle(writer) }
 }
 
-/// A pool of empty writers (chunk record buffers, batch contents, compressed batch files).
+/// A pool of free writer buffers (chunk record buffers, batch contents, compressed batch
+/// files), handed out as empty writers.
 ///
 /// Capacities are rounded up to a power of two: the buffers asked for differ by a few bytes
 /// (chunks cut at line boundaries, batches of whole records), and a buffer sized exactly for
 /// one would often be just too small for the next, filling the pool with near misses while every
 /// request faulted in fresh pages. Address space is cheap; only the pages written are backed.
 final class WriterPool: Sendable {
-  private let pool: BufferPool<JSONWriter>
+  private let pool: BufferPool<WriterBuffer>
   /// The smallest capacity handed out.
   private let smallest: Int
 
@@ -88,29 +96,26 @@ final class WriterPool: Sendable {
     self.smallest = smallest
   }
 
-  /// The number of free writers kept.
+  /// The number of free buffers kept.
   var count: Int { pool.count }
 
-  /// Any free writer, or a new one of the smallest capacity. A recycled writer begins writing
-  /// here (see `JSONWriter`): its last user may still hold a copy.
+  /// A writer over any free buffer, or a new one of the smallest capacity.
   func take() -> JSONWriter {
-    guard var writer = pool.take() else { return JSONWriter(capacity: smallest) }
-    writer.beginWriting()
-    return writer
+    guard let buffer = pool.take() else { return JSONWriter(capacity: smallest) }
+    return JSONWriter(adopting: buffer)
   }
 
   /// A writer with room for at least `minimumCapacity` bytes.
   func take(minimumCapacity: Int) -> JSONWriter {
     let capacity = roundedCapacity(minimumCapacity)
-    guard var writer = pool.take(where: { $0.capacity >= capacity }) else {
-      // Every free writer is too small: one of them is dropped for the new one, so that the
-      // pool does not fill with small writers that keep their written pages resident while
+    guard let buffer = pool.take(where: { $0.capacity >= capacity }) else {
+      // Every free buffer is too small: one of them is dropped for the new one, so that the
+      // pool does not fill with small buffers that keep their written pages resident while
       // the requests they cannot serve make larger ones (resident memory grew with the run).
-      _ = pool.take()
+      pool.take()?.free()
       return JSONWriter(capacity: capacity)
     }
-    writer.beginWriting()
-    return writer
+    return JSONWriter(adopting: buffer)
   }
 
   /// The power of two at or above `minimumCapacity`, and at least `smallest`.
@@ -120,9 +125,9 @@ final class WriterPool: Sendable {
     return 1 << (Int.bitWidth - (wanted - 1).leadingZeroBitCount)
   }
 
-  /// Gives back a writer that nobody reads any more (its bytes are forgotten).
+  /// Ends a writer that nobody reads any more and keeps its buffer (its bytes are forgotten);
+  /// a full pool frees its oldest buffer instead.
   func recycle(_ writer: consuming JSONWriter) {
-    writer.removeAll()
-    pool.put(writer)
+    pool.put(writer.releaseBuffer())?.free()
   }
 }

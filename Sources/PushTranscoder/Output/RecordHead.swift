@@ -9,7 +9,7 @@ package enum OutputFraming: String, Sendable, CaseIterable {
 /// The framing of a payload record's head (SPEC 6.3): `{"source":…,"line":N,"key":…,"vendor":"`,
 /// the line number, and `,"to":[…]` with every recipient are the same for every vendor of a
 /// line, so they are rendered once per line (`prepare`) and copied into each record (`write`).
-struct RecordHead {
+struct RecordHead: ~Copyable {
   private var scratch = JSONWriter(capacity: 4096)
   private var prefixEnd = 0
   private var numberEnd = 0

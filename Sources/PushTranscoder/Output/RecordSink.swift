@@ -1,7 +1,7 @@
 /// Where ordered chunk outputs go: the stdout stream or the batch directory.
 package protocol RecordSink: AnyObject {
   /// Consumes one chunk's output, in input order. Throws `SinkError` to stop the run.
-  func consume(_ output: ChunkOutput) throws
+  func consume(_ output: borrowing ChunkOutput) throws
   /// Called once after the last chunk (not after a fatal input error).
   func finish(stats: RunStats, seconds: Double, inputBytes: Int) throws
   /// Called instead of `finish` after a fatal input error, once the output of every line before

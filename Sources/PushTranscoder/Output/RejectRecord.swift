@@ -58,7 +58,7 @@ package struct SourceName: Sendable, Hashable {
 /// Standard base64 (RFC 4648, with padding) for `raw_base64`.
 package enum Base64 {
   /// Appends the base64 text of `input` to `output`.
-  package static func append<Output: ByteOutput>(
+  package static func append<Output: ByteOutput & ~Copyable>(
     _ input: UnsafeBufferPointer<UInt8>, to output: inout Output
   ) {
     let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"

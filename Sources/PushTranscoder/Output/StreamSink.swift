@@ -22,7 +22,7 @@ package final class StreamSink: RecordSink {
   }
 
   /// Writes the chunk's rejects to `--rejects FILE` when given, and its records to the stream.
-  package func consume(_ output: ChunkOutput) throws {
+  package func consume(_ output: borrowing ChunkOutput) throws {
     if let rejectsFile, !output.rejects.isEmpty {
       try rejectsFile.write(output.rejects.buffer)
     }

@@ -4,8 +4,8 @@
 /// reader → notice → each selected vendor → records, framed by `RecordHead` and `ChunkOutput`.
 /// Every line ends in exactly one of blank / transcoded / skipped / rejected (SPEC 6.4). A
 /// processor holds reusable scratch state (the tokenizer's tape, a repair buffer, the record
-/// head), so one instance belongs to one worker.
-package struct LineProcessor {
+/// head), so one instance belongs to one worker: it cannot be copied.
+package struct LineProcessor: ~Copyable {
   /// The options that decide what each line becomes.
   package let options: TranscodeOptions
   /// Length, blank, UTF-8 and parse checks, with the tokenizer that reads the line.
@@ -304,12 +304,13 @@ package struct LineProcessor {
 /// are constants and its renderer is called directly.
 private struct VendorRecordWriters {
   typealias Usual = (
-    LineProcessor, Notice, RenderContext, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>,
-    Int, UnsafeBufferPointer<UInt8>, inout ChunkOutput, inout LineOutcome
+    borrowing LineProcessor, Notice, RenderContext, UnsafeBufferPointer<UInt8>,
+    UnsafeBufferPointer<UInt8>, Int, UnsafeBufferPointer<UInt8>, inout ChunkOutput,
+    inout LineOutcome
   ) -> Void
   typealias General = (
-    LineProcessor, Notice, RenderContext, Int, Int, UnsafeBufferPointer<UInt8>, inout ChunkOutput,
-    inout LineOutcome
+    borrowing LineProcessor, Notice, RenderContext, Int, Int, UnsafeBufferPointer<UInt8>,
+    inout ChunkOutput, inout LineOutcome
   ) -> Void
 
   /// The record of the usual message (`LineProcessor.renderUsual`).

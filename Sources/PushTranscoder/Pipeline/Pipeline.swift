@@ -140,9 +140,8 @@ package final class Pipeline: Sendable {
 
     var next = 0
     while true {
-      let (output, readerError) = state.waitForOutput(next)
-      guard let output else {
-        if let readerError { writer.stopAfterInputError(readerError) }
+      guard let output = state.waitForOutput(next) else {
+        if let readerError = state.readerError { writer.stopAfterInputError(readerError) }
         break
       }
       guard writer.consume(output) else {

@@ -6,20 +6,35 @@ import Dispatch
 final class RunState: @unchecked Sendable {
   // Safe because every property is only touched under `condition`'s lock.
   private let condition = Condition()
-  private var results: [Int: ChunkOutput] = [:]
+  private var results: [Int: DeliveredOutput] = [:]
   private var producedCount: Int? = nil
   private var readerFatal: String? = nil
   private var cancelled = false
 
+  /// One delivered output, waiting in `results` (which, as a dictionary, holds only copyable
+  /// values) for the writer: the box is its one owner until the writer takes it out.
+  private final class DeliveredOutput {
+    var output: ChunkOutput?
+    init(_ output: consuming ChunkOutput) { self.output = .some(output) }
+  }
+
   /// Waits until output `sequence` is delivered or the reader is done without it; returns the
-  /// output (nil when the reader produced fewer items) and the reader's fatal error, if any.
-  func waitForOutput(_ sequence: Int) -> (ChunkOutput?, String?) {
+  /// output, or nil when the reader produced fewer items (then `readerError` tells why, if it
+  /// failed).
+  func waitForOutput(_ sequence: Int) -> ChunkOutput? {
     condition.lock()
     defer { condition.unlock() }
     while results[sequence] == nil && (producedCount == nil || sequence < producedCount!) {
       condition.wait()
     }
-    return (results.removeValue(forKey: sequence), readerFatal)
+    return results.removeValue(forKey: sequence)?.output.take() ?? nil
+  }
+
+  /// The reader's fatal error, once it has stopped on one.
+  var readerError: String? {
+    condition.lock()
+    defer { condition.unlock() }
+    return readerFatal
   }
 
   var isCancelled: Bool {
@@ -34,9 +49,9 @@ final class RunState: @unchecked Sendable {
     condition.unlock()
   }
 
-  func deliver(_ output: ChunkOutput) {
+  func deliver(_ output: consuming ChunkOutput) {
     condition.lock()
-    results[output.sequence] = output
+    results[output.sequence] = DeliveredOutput(output)
     condition.broadcast()
     condition.unlock()
   }

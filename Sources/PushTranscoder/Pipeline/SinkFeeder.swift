@@ -19,7 +19,7 @@ struct SinkFeeder {
   var stopped: Bool { fatal != nil || closed }
 
   /// Writes the next output in order; false when the run must stop.
-  mutating func consume(_ output: ChunkOutput) -> Bool {
+  mutating func consume(_ output: consuming ChunkOutput) -> Bool {
     stats.merge(output.stats)
     inputBytes += output.inputBytes
     outputBytes += output.main.count + output.rejects.count
@@ -34,7 +34,7 @@ struct SinkFeeder {
       return false
     }
     // The sink has written or copied the records: the buffer can serve another chunk.
-    OutputBuffers.recycle(output.main)
+    output.recycle()
     return true
   }
 

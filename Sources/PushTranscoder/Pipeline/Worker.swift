@@ -8,7 +8,7 @@ final class Worker: @unchecked Sendable {
   // `wantsLineHashes` before dispatching any; dynamic exclusivity checks per line buy nothing.
   @exclusivity(unchecked) private var processor: LineProcessor
 
-  init(queue: DispatchQueue, processor: LineProcessor) {
+  init(queue: DispatchQueue, processor: consuming LineProcessor) {
     self.queue = queue
     self.processor = processor
   }

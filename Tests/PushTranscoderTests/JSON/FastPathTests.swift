@@ -66,14 +66,13 @@ import Testing
     #expect(String(decoding: writer.bytes, as: UTF8.self) == "{\"body\":\"")
   }
 
-  @Test func writerCopiesKeepTheirBytesWhenTheOriginalGrows() {
+  @Test func aWriterKeepsItsBytesWhenItGrows() {
     var writer = JSONWriter(capacity: 8)
     writer.raw("abc")
-    let copy = writer
-    writer.beginWriting()
     for _ in 0..<1000 { writer.raw("0123456789") }
-    #expect(copy.bytes == Array("abc".utf8))
     #expect(writer.count == 3 + 10_000)
+    #expect(Array(writer.bytes.prefix(13)) == Array("abc0123456789".utf8))
+    #expect(writer.capacity >= writer.count)
   }
 
   @Test func shortBytesEqualsMatchesMemcmp() {

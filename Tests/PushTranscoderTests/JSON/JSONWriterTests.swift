@@ -76,39 +76,57 @@ struct JSONWriterTests {
   }
 }
 
-/// A writer is a value: two copies that go on writing (each starting with `beginWriting()`)
-/// each keep their own bytes.
-@Suite("JSONWriter copies")
-struct JSONWriterCopyTests {
-  @Test func twoCopiesWritingAfterTheCopyEachSeeTheirOwnBytes() {
-    var first = JSONWriter(capacity: 64)
-    first.raw("{\"a\":")
-    var second = first
-    first.beginWriting()
-    second.beginWriting()
-    first.raw("1}")
-    second.raw("22}")
-    #expect(String(decoding: first.bytes, as: UTF8.self) == "{\"a\":1}")
-    #expect(String(decoding: second.bytes, as: UTF8.self) == "{\"a\":22}")
+/// A writer owns its buffer and cannot be copied (`~Copyable`: `let copy = writer` does not
+/// compile, so two writers never share a buffer). A buffer outlives its writer only through a
+/// pool (`releaseBuffer`, `init(adopting:)`) or a box, its one owner.
+@Suite("JSONWriter ownership")
+struct JSONWriterOwnershipTests {
+  @Test func aReleasedBufferServesTheNextWriterEmpty() {
+    var first = JSONWriter(capacity: 1 << 16)
+    first.raw("[1,2,3]")
+    let address = first.buffer.baseAddress
+    let buffer = first.releaseBuffer()
+    #expect(UnsafePointer(buffer.base) == address)
+    #expect(buffer.capacity >= 1 << 16)
+    var second = JSONWriter(adopting: buffer)
+    #expect(second.count == 0)
+    second.raw("[9]")
+    #expect(String(decoding: second.bytes, as: UTF8.self) == "[9]")
+    #expect(second.buffer.baseAddress == address)
   }
 
-  @Test func aCopyKeepsItsBytesWhenTheOriginalIsRewritten() {
-    var original = JSONWriter(capacity: 64)
-    original.raw("[1,2,3]")
-    let snapshot = original
-    original.removeAll()
-    original.beginWriting()
-    original.raw("[9,9,9]")
-    #expect(String(decoding: snapshot.bytes, as: UTF8.self) == "[1,2,3]")
-    #expect(String(decoding: original.bytes, as: UTF8.self) == "[9,9,9]")
+  @Test func aBoxHandsOutItsWriterOnceAndKeepsAnEmptyOne() {
+    var writer = JSONWriter(capacity: 64)
+    writer.raw("abc")
+    let box = WriterBox(writer)
+    let alias = box
+    alias.writer.raw("def")
+    #expect(String(decoding: box.writer.bytes, as: UTF8.self) == "abcdef")
+    let taken = box.take()
+    #expect(String(decoding: taken.bytes, as: UTF8.self) == "abcdef")
+    #expect(box.writer.count == 0)
   }
 
-  @Test func replaceThroughACopyLeavesTheOtherCopyAlone() {
-    var original = JSONWriter(capacity: 64)
-    original.raw("abcdef")
-    var copy = original
-    [UInt8]("XY".utf8).withUnsafeBufferPointer { copy.replace(2..<4, with: $0) }
-    #expect(String(decoding: original.bytes, as: UTF8.self) == "abcdef")
-    #expect(String(decoding: copy.bytes, as: UTF8.self) == "abXYef")
+  @Test func replaceMovesTheTailAndGrows() {
+    var writer = JSONWriter(capacity: 64)
+    writer.raw("abcdef")
+    [UInt8]("XY".utf8).withUnsafeBufferPointer { writer.replace(2..<4, with: $0) }
+    #expect(String(decoding: writer.bytes, as: UTF8.self) == "abXYef")
+    let long = [UInt8](repeating: UInt8(ascii: "z"), count: 200)
+    long.withUnsafeBufferPointer { writer.replace(1..<5, with: $0) }
+    #expect(writer.count == 2 + 200)
+    #expect(writer.bytes.first == UInt8(ascii: "a") && writer.bytes.last == UInt8(ascii: "f"))
+  }
+
+  /// Large buffers are mappings of their own, small ones malloc blocks; both are freed by the
+  /// writer that owns them, and a pool frees what it cannot keep.
+  @Test func poolsFreeWhatTheyDoNotKeep() {
+    let pool = WriterPool(limit: 2, smallest: 64)
+    for capacity in [64, 1 << 16, 1 << 20, 1 << 22] { pool.recycle(JSONWriter(capacity: capacity)) }
+    #expect(pool.count == 2)
+    var writer = pool.take(minimumCapacity: 1 << 22)
+    #expect(writer.capacity >= 1 << 22)
+    writer.raw("x")
+    #expect(writer.count == 1)
   }
 }

@@ -9,7 +9,7 @@ import Testing
   /// Loads `text` as the `--directory` file `path` (written there), read in chunks of
   /// `chunkBytes`.
   static func load(_ text: String, at path: String, maxLineBytes: Int, chunkBytes: Int) throws
-    -> (NameDirectory, ChunkOutput)
+    -> Loaded
   {
     _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
     var options = TranscodeOptions()
@@ -19,7 +19,13 @@ import Testing
     try DirectoryLoader.load(
       paths: [path], into: &directory, options: options, chunkBytes: chunkBytes,
       output: &output)
-    return (directory, output)
+    return Loaded(directory: directory, output: output)
+  }
+
+  /// A loaded directory and the loader's output (stats and rejects).
+  struct Loaded: ~Copyable {
+    var directory: NameDirectory
+    var output: ChunkOutput
   }
 
   /// A too-long directory line's detail names the limit, as a message line's does, whether the
@@ -32,9 +38,10 @@ import Testing
     let dir = TemporaryDirectory()
     var outputs: [[UInt8]] = []
     for chunkBytes in [64 << 10, 4 << 20] {
-      let (directory, output) = try Self.load(
+      let loaded = try Self.load(
         text, at: dir.path("directory.ndjson"), maxLineBytes: 100, chunkBytes: chunkBytes)
-      #expect(directory.nickname(of: "u1") == "A")
+      let output = loaded.output
+      #expect(loaded.directory.nickname(of: "u1") == "A")
       #expect(output.stats.directoryLines == 3)
       #expect(output.stats.directoryEntries == 1)
       #expect(output.stats.directoryRejected[RejectReason.lineTooLong.rawValue] == 2)
@@ -59,14 +66,14 @@ import Testing
   @Test func faultsMatchTheMessageLineGate() throws {
     let bad = #"{"username":"u1","nickname":"A\u00"}"#
     let dir = TemporaryDirectory()
-    let (_, output) = try Self.load(
+    let loaded = try Self.load(
       bad + "\n", at: dir.path("directory.ndjson"), maxLineBytes: 100, chunkBytes: 64 << 10)
     var processor = LineProcessor(options: TranscodeOptions(), directory: NameDirectory())
     var message = ChunkOutput(sequence: 0, source: SourceName("m"))
     Array(bad.utf8).withUnsafeBufferPointer {
       processor.process(line: $0, number: 1, into: &message)
     }
-    let directoryReject = String(decoding: output.main.bytes, as: UTF8.self)
+    let directoryReject = String(decoding: loaded.output.main.bytes, as: UTF8.self)
     let messageReject = String(decoding: message.main.bytes, as: UTF8.self)
     let tail = { (record: String) in record[record.range(of: #","line""#)!.lowerBound...] }
     #expect(tail(directoryReject) == tail(messageReject))

@@ -35,13 +35,16 @@ import Testing
 /// by default but renders nothing, and hashing every line cost it a quarter of its time.
 @Suite struct LineHashingTests {
   @Test func onlyTranscodingWithVivoHashesLines() {
+    func wantsHashes(_ options: TranscodeOptions) -> Bool {
+      LineProcessor(options: options, directory: NameDirectory()).wantsLineHashes
+    }
     var options = TranscodeOptions()
-    #expect(LineProcessor(options: options, directory: NameDirectory()).wantsLineHashes)
+    #expect(wantsHashes(options))
     options.validateOnly = true
-    #expect(!LineProcessor(options: options, directory: NameDirectory()).wantsLineHashes)
+    #expect(!wantsHashes(options))
     options.validateOnly = false
     options.vendors = [.apns, .fcm]
-    #expect(!LineProcessor(options: options, directory: NameDirectory()).wantsLineHashes)
+    #expect(!wantsHashes(options))
   }
 }
 
@@ -64,15 +67,13 @@ import Testing
       first.main.raw(Array("{}\n".utf8))
       let address = first.main.buffer.baseAddress
       // The writer hands each chunk's buffer back once the sink has consumed it.
-      OutputBuffers.recycle(first.main)
-      first.main = JSONWriter(capacity: 0)
-      var next = ChunkOutput(sequence: 1, source: SourceName("t"), expectedBytes: nextChunk)
+      first.recycle()
+      let next = ChunkOutput(sequence: 1, source: SourceName("t"), expectedBytes: nextChunk)
       if next.main.buffer.baseAddress == address {
         reused += 1
-        #expect(next.main.isEmpty)
+        #expect(next.main.count == 0)
       }
-      OutputBuffers.recycle(next.main)
-      next.main = JSONWriter(capacity: 0)
+      next.recycle()
     }
     #expect(reused > 0)
   }
@@ -84,10 +85,9 @@ import Testing
     let pool = WriterPool(limit: 24, smallest: 1 << 16)
     for _ in 0..<3 { pool.recycle(pool.take(minimumCapacity: 1 << 16)) }
     #expect(pool.count == 1)
-    var small = [pool.take(minimumCapacity: 1 << 16)]
-    small.append(JSONWriter(capacity: 1 << 16))
-    small.append(JSONWriter(capacity: 1 << 16))
-    for writer in small { pool.recycle(writer) }
+    pool.recycle(pool.take(minimumCapacity: 1 << 16))
+    pool.recycle(JSONWriter(capacity: 1 << 16))
+    pool.recycle(JSONWriter(capacity: 1 << 16))
     #expect(pool.count == 3)
     let large = pool.take(minimumCapacity: 1 << 20)
     #expect(large.capacity >= 1 << 20)
@@ -192,7 +192,7 @@ import Testing
     var threads: Set<UInt> = []
     var finished = false
 
-    func consume(_ output: ChunkOutput) throws {
+    func consume(_ output: borrowing ChunkOutput) throws {
       threads.insert(UInt(bitPattern: Int(bitPattern: pthread_self())))
       bytes += output.main.bytes
     }
