@@ -423,12 +423,14 @@ struct DuplicateKeys {
     document.forEachMember(object) { key, _ in keys.append(key) }
     values = keys.map { $0 + 1 }
     var found = false
-    // Open addressing, at most half full: a slot holds the member ordinal + 1 in its low 32
-    // bits (0 = empty; a line of at most 16 MiB has far fewer than 2^31 members) and the high
-    // 32 bits of the key's hash above them, so a probe compares keys (a read of the line far
-    // from the last one) only when their hashes agree: about once per repeated key.
+    // Open addressing, at most two thirds full: a slot holds the member ordinal + 1 in its low
+    // 32 bits (0 = empty; a line of at most 16 MiB has far fewer than 2^31 members) and the
+    // high 32 bits of the key's hash above them, so a probe compares keys (a read of the line
+    // far from the last one) only when their hashes agree: about once per repeated key. With
+    // the tags a fuller table costs a few more slot reads in one cache line, and a smaller
+    // table stays in cache for objects of many keys.
     var mask = 1
-    while mask < keys.count * 2 { mask <<= 1 }
+    while mask < keys.count + keys.count / 2 { mask <<= 1 }
     mask -= 1
     var slots = [UInt64](repeating: 0, count: mask + 1)
     for ordinal in keys.indices {
