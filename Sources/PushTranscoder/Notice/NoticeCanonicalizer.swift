@@ -24,39 +24,38 @@ struct NoticeCanonicalizer: ~Copyable {
   /// Full arenas of the current line, kept alive for the slices that point into them.
   private var retired: [WriterBox] = []
   private static let arenaBytes = 1 << 16
-  /// The slices rewritten for the current line and their rewrites, by where the original lies
-  /// in the line: the same slice often appears twice (`untitledBody` repeats `body` when there
-  /// is no display prefix), and is rewritten once. A hash table, so a line of many escaped
-  /// slices (thousands of recipients) costs one lookup per slice, not a search of a growing
-  /// list: the whole `prepare` is linear in the notice's slices plus their bytes.
-  private var rewritten: [SliceAddress: StringSlice] = [:]
 
-  /// Where a slice lies: its first byte and its length.
-  private struct SliceAddress: Hashable {
-    var start: UnsafePointer<UInt8>
-    var count: Int
-  }
+  /// The full arenas kept for the current line (tests).
+  var retiredArenas: Int { retired.count }
+  /// The single-valued fields' slices rewritten for the current line, and their rewrites: one
+  /// slice of the line can fill two fields (a title and the APNs title), and is rewritten once.
+  /// A list searched in order: a notice has a fixed number of such fields (about thirty), so
+  /// a line costs a bounded number of compares. The elements of arrays (recipients, groups,
+  /// body pieces, fallback titles) are not listed: a line can hold any number of them, and a
+  /// lookup per element cost a hash-table probe far from the last one (a line of 65,000 escaped
+  /// elements spent a third of its time there); an element that repeats a field's slice is
+  /// then rewritten twice, to the same text.
+  private var rewritten: [(start: UnsafePointer<UInt8>, count: Int, rewrite: StringSlice)] = []
 
   /// Rewrites the escaped slices of `notice` as described above.
   mutating func prepare(_ notice: inout Notice) {
-    if !rewritten.isEmpty {
+    // The last line's rewrites are no longer read: their arena space is reused.
+    if arena.count > 0 || !retired.isEmpty {
       arena.removeAll()
-      rewritten.removeAll(keepingCapacity: rewritten.count <= 64)
+      rewritten.removeAll(keepingCapacity: true)
       retired.removeAll()
     }
-    // Recipients and groups are elements of one JSON array each: no two of them, and no other
-    // field, lie at the same place, so they are rewritten without a lookup (a line of many
-    // escaped recipients then costs no hash table at all).
     notice.forEachSlice(
       { resolve($0) }, distinct: { slice in slice.hasEscapes ? rewriteOnce(slice) : slice })
   }
 
   private mutating func resolve(_ slice: StringSlice) -> StringSlice {
     guard slice.hasEscapes else { return slice }
-    let address = SliceAddress(start: slice.pointer, count: slice.count)
-    if let rewrite = rewritten[address] { return rewrite }
+    for entry in rewritten where entry.start == slice.pointer && entry.count == slice.count {
+      return entry.rewrite
+    }
     let rewrite = rewriteOnce(slice)
-    rewritten[address] = rewrite
+    rewritten.append((slice.pointer, slice.count, rewrite))
     return rewrite
   }
 
@@ -93,8 +92,8 @@ struct NoticeCanonicalizer: ~Copyable {
 
 extension Notice {
   /// Replaces every text slice of the notice by `transform(slice)` (arrays only when one of
-  /// their slices has escapes, so the common notice copies nothing); the recipients and groups
-  /// by `distinct(slice)` (each lies where no other slice does).
+  /// their slices has escapes, so the common notice copies nothing); the elements of arrays by
+  /// `distinct(slice)` (rewritten without looking for an earlier rewrite of the same slice).
   mutating func forEachSlice(
     _ transform: (StringSlice) -> StringSlice, distinct: (StringSlice) -> StringSlice
   ) {
@@ -104,19 +103,18 @@ extension Notice {
     func map(_ slice: inout StringSlice) {
       if slice.hasEscapes { slice = transform(slice) }
     }
-    func map(_ slices: inout [StringSlice]) { map(&slices, transform) }
-    func map(_ slices: inout [StringSlice], _ transform: (StringSlice) -> StringSlice) {
+    func map(_ slices: inout [StringSlice]) {
       guard slices.contains(where: \.hasEscapes) else { return }
       for index in slices.indices where slices[index].hasEscapes {
         // Written back only when it changed: a write to an array that shares its storage
         // (`untitledBody` and `body`) copies it.
-        let new = transform(slices[index])
+        let new = distinct(slices[index])
         if !new.isIdentical(to: slices[index]) { slices[index] = new }
       }
     }
     map(&key)
-    map(&recipients, distinct)
-    map(&groups, distinct)
+    map(&recipients)
+    map(&groups)
     map(&sender)
     map(&easemobMessageID)
     map(&title)
