@@ -56,6 +56,42 @@ struct JSONWriterTests {
     #expect(canonical(#"{"a":1,"\u0061":{"x":[]}}"#) == #"{"a":{"x":[]}}"#)
   }
 
+  /// Objects of many keys go through the duplicate table (`DuplicateKeys`, pairwise below 16
+  /// members): the same first positions and last values as a plain reading of SPEC 9, with
+  /// keys repeated up to three times, far apart, some of them escaped.
+  @Test(arguments: [10, 100, 5000, 20_000])
+  func manyRepeatedKeysKeepTheirFirstPositionAndTheirLastValue(distinctKeys: Int) {
+    var random = SplitMix64(seed: UInt64(distinctKeys))
+    var members: [(key: Int, value: Int)] = []
+    for key in 0..<distinctKeys {
+      for _ in 0..<(1 + Int(random.next() % 3)) { members.append((key, members.count)) }
+    }
+    // Shuffled, so that repeats are far apart and interleaved.
+    for index in members.indices.reversed() {
+      members.swapAt(index, Int(random.next() % UInt64(index + 1)))
+    }
+    var input = "{"
+    for (index, member) in members.enumerated() {
+      if index > 0 { input += "," }
+      // Every third member spells its key with an escape: the same key.
+      let name = "k\(member.key)"
+      input += member.value % 3 == 0 ? "\"\\u006b\(member.key)\"" : "\"\(name)\""
+      input += ":\(member.value)"
+    }
+    input += "}"
+    var firstPosition: [Int: Int] = [:]
+    var lastValue: [Int: Int] = [:]
+    for (index, member) in members.enumerated() {
+      if firstPosition[member.key] == nil { firstPosition[member.key] = index }
+      lastValue[member.key] = member.value
+    }
+    let expected =
+      "{"
+      + firstPosition.sorted { $0.value < $1.value }.map { "\"k\($0.key)\":\(lastValue[$0.key]!)" }
+      .joined(separator: ",") + "}"
+    #expect(canonical(input) == expected)
+  }
+
   @Test func replacedLoneSurrogatesAreWrittenAsReplacementCharacters() {
     var tokenizer = JSONTokenizer(replaceLoneSurrogates: true)
     let bytes = Array(#"["\uD800x"]"#.utf8)
