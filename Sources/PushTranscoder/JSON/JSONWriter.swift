@@ -433,8 +433,19 @@ struct DuplicateKeys {
     while mask < keys.count + keys.count / 2 { mask <<= 1 }
     mask -= 1
     var slots = [UInt64](repeating: 0, count: mask + 1)
+    // The keys' hashes first (a pass in member order); then, while a key is placed, the slot
+    // of the key `lookahead` places on is read already, so that its cache miss overlaps the
+    // work between (a table of many keys lies beyond the core's cache, and the probe of each
+    // key otherwise waited for its own miss). The early reads are summed into `touched`,
+    // stored, so they are not dropped.
+    let hashes = keys.map { UInt64(truncatingIfNeeded: Self.hash(document, $0)) }
+    let lookahead = 16
+    var touched: UInt64 = 0
     for ordinal in keys.indices {
-      let hash = UInt64(truncatingIfNeeded: Self.hash(document, keys[ordinal]))
+      if ordinal + lookahead < hashes.count {
+        touched &+= slots[Int(truncatingIfNeeded: hashes[ordinal + lookahead]) & mask]
+      }
+      let hash = hashes[ordinal]
       let tag = hash & 0xFFFF_FFFF_0000_0000
       var bucket = Int(truncatingIfNeeded: hash) & mask
       while true {
@@ -456,8 +467,12 @@ struct DuplicateKeys {
         bucket = (bucket + 1) & mask
       }
     }
+    earlyReads = touched
     if !found { return nil }
   }
+
+  /// The sum of the early slot reads (see `init`); read by nobody.
+  private var earlyReads: UInt64 = 0
 
   /// Whether two members of a small object (at most `pairwiseLimit` members) share a key,
   /// checked pair by pair without allocating.
