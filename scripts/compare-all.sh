@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Every compare.sh row of BENCHMARKS.md's table in one run: the default rows, the README's jobs
+# (fresh directories, as users make them), the `--force` reruns into one directory, and the
+# nine-vendor jobs into a fresh directory on the disk under WORK (default /tmp, not tmpfs).
+# Usage (from the project root): scripts/compare-all.sh [SIZE_MB] [ROUNDS]   (default 128 7)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+EXTRA=$'lz4x2_force\t{bin} {in} --vendors apns --threads 2 --compress lz4 -o {work}/lf --force'
+EXTRA+=$'\ngzipx2_force\t{bin} {in} --vendors apns --threads 2 --compress gzip --level 1 -o {work}/gf --force'
+EXTRA+=$'\njob_lz4_disk\trm -rf {work}/jld; {bin} {in} --threads 2 --compress lz4 -o {work}/jld'
+EXTRA+=$'\njob_lz4_disk_force\t{bin} {in} --threads 2 --compress lz4 -o {work}/jlf --force'
+EXTRA+=$'\njob_gzip_disk\trm -rf {work}/jgd; {bin} {in} --threads 2 --compress gzip -o {work}/jgd'
+EXTRA+=$'\nstream_x2\t{bin} {in} -o - --threads 2 > /dev/null'
+export EXTRA
+ONLY="cat sj_parse sj_transcode validate apns all x2 lz4x2 gzipx2 job_lz4 job_gzip" \
+  ../shared/bench/compare.sh "${1:-128}" "${2:-7}"
