@@ -30,11 +30,12 @@ struct NoticeCanonicalizer: ~Copyable {
   /// The single-valued fields' slices rewritten for the current line, and their rewrites: one
   /// slice of the line can fill two fields (a title and the APNs title), and is rewritten once.
   /// A list searched in order: a notice has a fixed number of such fields (about thirty), so
-  /// a line costs a bounded number of compares. The elements of arrays (recipients, groups,
-  /// body pieces, fallback titles) are not listed: a line can hold any number of them, and a
-  /// lookup per element cost a hash-table probe far from the last one (a line of 65,000 escaped
-  /// elements spent a third of its time there); an element that repeats a field's slice is
-  /// then rewritten twice, to the same text.
+  /// each lookup costs a bounded number of compares. The elements of arrays (recipients,
+  /// groups, body pieces, fallback titles) are looked up in it (a body piece that is also the
+  /// title gets the title's rewrite) but not added to it: a line can hold any number of them,
+  /// and a hash table of them cost a probe far from the last one per element (a line of 65,000
+  /// escaped elements spent a third of its time there). Two elements at the same place (the
+  /// same array twice) are rewritten twice, to the same text.
   private var rewritten: [(start: UnsafePointer<UInt8>, count: Int, rewrite: StringSlice)] = []
 
   /// Rewrites the escaped slices of `notice` as described above.
@@ -46,14 +47,24 @@ struct NoticeCanonicalizer: ~Copyable {
       retired.removeAll()
     }
     notice.forEachSlice(
-      { resolve($0) }, distinct: { slice in slice.hasEscapes ? rewriteOnce(slice) : slice })
+      { resolve($0) },
+      distinct: { slice in
+        guard slice.hasEscapes else { return slice }
+        return earlierRewrite(of: slice) ?? rewriteOnce(slice)
+      })
+  }
+
+  /// The rewrite of a single-valued field's slice at the same place as `slice`, if any.
+  private func earlierRewrite(of slice: StringSlice) -> StringSlice? {
+    for entry in rewritten where entry.start == slice.pointer && entry.count == slice.count {
+      return entry.rewrite
+    }
+    return nil
   }
 
   private mutating func resolve(_ slice: StringSlice) -> StringSlice {
     guard slice.hasEscapes else { return slice }
-    for entry in rewritten where entry.start == slice.pointer && entry.count == slice.count {
-      return entry.rewrite
-    }
+    if let rewrite = earlierRewrite(of: slice) { return rewrite }
     let rewrite = rewriteOnce(slice)
     rewritten.append((slice.pointer, slice.count, rewrite))
     return rewrite
