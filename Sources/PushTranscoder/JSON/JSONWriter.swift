@@ -33,7 +33,7 @@ package struct JSONWriter: ~Copyable, @unchecked Sendable {
   }
 
   /// An empty writer that owns `buffer` (one `releaseBuffer()` gave back, or a new one).
-  package init(adopting buffer: WriterBuffer) {
+  init(adopting buffer: WriterBuffer) {
     base = buffer.base
     capacity = buffer.capacity
     count = 0
@@ -41,7 +41,7 @@ package struct JSONWriter: ~Copyable, @unchecked Sendable {
 
   /// Ends the writer without freeing its buffer, and returns the buffer (for a pool). Its bytes
   /// are forgotten.
-  package consuming func releaseBuffer() -> WriterBuffer {
+  consuming func releaseBuffer() -> WriterBuffer {
     let buffer = WriterBuffer(base: base, capacity: capacity)
     discard self
     return buffer
@@ -338,10 +338,10 @@ package struct JSONWriter: ~Copyable, @unchecked Sendable {
 /// A writer's buffer between two writers: the memory and its size, owned by whoever holds it
 /// (a pool), with no bytes that count. Made by `JSONWriter.releaseBuffer()` or `allocate`,
 /// ended by `JSONWriter(adopting:)` or `free()`.
-package struct WriterBuffer: @unchecked Sendable {
+struct WriterBuffer: @unchecked Sendable {
   // Safe because a buffer has one holder at a time: the pool hands it out once.
-  package let base: UnsafeMutablePointer<UInt8>
-  package let capacity: Int
+  let base: UnsafeMutablePointer<UInt8>
+  let capacity: Int
 
   /// Large buffers (chunk records, batches) are mappings of their own, on huge pages when
   /// available: only the pages written are resident, and freeing one gives them back to the
@@ -380,15 +380,15 @@ package struct WriterBuffer: @unchecked Sendable {
 /// The one owner of a writer that must live where only copyable values can (an array, a
 /// dictionary, an escaping closure). Copies of the box share the one writer: they never hold
 /// two writers over one buffer.
-package final class WriterBox: @unchecked Sendable {
+final class WriterBox: @unchecked Sendable {
   // Safe because the box is handed from thread to thread, never used by two at once (the
   // pipeline passes a chunk's output, and a batch's content, to one stage at a time).
-  @exclusivity(unchecked) package var writer: JSONWriter
+  @exclusivity(unchecked) var writer: JSONWriter
 
-  package init(_ writer: consuming JSONWriter) { self.writer = writer }
+  init(_ writer: consuming JSONWriter) { self.writer = writer }
 
   /// Takes the writer out, leaving an empty one of no capacity behind.
-  package func take() -> JSONWriter {
+  func take() -> JSONWriter {
     var taken = JSONWriter(capacity: 0)
     swap(&taken, &writer)
     return taken

@@ -48,7 +48,7 @@ struct NoticeCanonicalizer: ~Copyable {
     }
     notice.forEachSlice(
       { resolve($0) },
-      distinct: { slice in
+      element: { slice in
         guard slice.hasEscapes else { return slice }
         return earlierRewrite(of: slice) ?? rewriteOnce(slice)
       })
@@ -102,11 +102,11 @@ struct NoticeCanonicalizer: ~Copyable {
 }
 
 extension Notice {
-  /// Replaces every text slice of the notice by `transform(slice)` (arrays only when one of
-  /// their slices has escapes, so the common notice copies nothing); the elements of arrays by
-  /// `distinct(slice)` (rewritten without looking for an earlier rewrite of the same slice).
+  /// Replaces every single-valued text slice of the notice by `transform(slice)`, and every
+  /// element of its arrays by `element(slice)` (arrays only when one of their slices has
+  /// escapes, so the common notice copies nothing).
   mutating func forEachSlice(
-    _ transform: (StringSlice) -> StringSlice, distinct: (StringSlice) -> StringSlice
+    _ transform: (StringSlice) -> StringSlice, element: (StringSlice) -> StringSlice
   ) {
     func map(_ slice: inout StringSlice?) {
       if let value = slice, value.hasEscapes { slice = transform(value) }
@@ -119,7 +119,7 @@ extension Notice {
       for index in slices.indices where slices[index].hasEscapes {
         // Written back only when it changed: a write to an array that shares its storage
         // (`untitledBody` and `body`) copies it.
-        let new = distinct(slices[index])
+        let new = element(slices[index])
         if !new.isIdentical(to: slices[index]) { slices[index] = new }
       }
     }

@@ -291,7 +291,7 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
       }
       do {
         let crc: UInt32
-        var compressed: WriterBox? = nil
+        var compressed: JSONWriter? = nil
         switch compression {
         case .none:
           crc = CRC32.checksum(content.writer.buffer)
@@ -302,32 +302,32 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
             gzipCompressors.take() ?? GzipFileCompressor(level: level)
           crc = compressor.compress(content.writer.buffer, into: &file)
           gzipCompressors.put(compressor)
-          compressed = WriterBox(file)
+          compressed = .some(file)
         case .lz4:
           crc = CRC32.checksum(content.writer.buffer)
           var file = buffers.take(minimumCapacity: content.writer.count / 2)
           // No frame checksum: the manifest's CRC-32 covers the same bytes (docs/DECISIONS.md).
           LZ4FrameCompressor.compress(
             content.writer.buffer, level: level, contentChecksum: false, into: &file)
-          compressed = WriterBox(file)
+          compressed = .some(file)
         }
         defer {
           buffers.recycle(content.take())
-          if let compressed { buffers.recycle(compressed.take()) }
+          if let file = compressed.take() { buffers.recycle(file) }
         }
         // Written under a name that is not final (a replaced run's file in `.replaced/`, or
         // a temporary name), complete before it is renamed to its final name.
         let target =
           try replaced?.take(vendor: vendor.name, name: name)
           ?? (Self.createFile("." + name + ".tmp", in: folder), folder, "." + name + ".tmp")
-        try target.file.write(compressed?.writer.buffer ?? content.writer.buffer)
+        try target.file.write(compressed?.buffer ?? content.writer.buffer)
         // Flushed here, in the jobs that run beside the writer, before the final name exists.
         try target.file.close(syncingData: sync)
         try rename(target.name, in: target.folder, to: folder, name)
         let entry = Entry(
           vendor: vendor, index: index, file: vendor.name + "/" + name, records: records,
           bytes: content.writer.count,
-          fileBytes: compressed?.writer.count ?? content.writer.count, crc32: crc,
+          fileBytes: compressed?.count ?? content.writer.count, crc32: crc,
           first: first,
           last: last)
         lock.lock()
