@@ -343,6 +343,15 @@ package struct JSONTokenizer {
     stack = storage.growStack(to: stackCapacity, keeping: stackCount)
   }
 
+  /// The document of the line parsed last (`bytes` is that line): valid until the next parse,
+  /// which rewrites the tape.
+  @inline(__always)
+  package func document(of bytes: UnsafeBufferPointer<UInt8>) -> JSONDocument {
+    // Safe because the tape's memory lives as long as the tokenizer's storage, and its first
+    // `tapeCount` tokens describe the line parsed last.
+    JSONDocument(bytes: bytes, tokens: UnsafeBufferPointer(start: tape, count: tapeCount))
+  }
+
   /// The parsed line as a document (valid until the next `parse`).
   package func withDocument<R>(
     _ bytes: UnsafeBufferPointer<UInt8>, _ body: (JSONDocument) throws -> R

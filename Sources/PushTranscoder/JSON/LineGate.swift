@@ -78,6 +78,15 @@ package struct LineGate {
 
   /// The line `check` last answered `.parsed` for, as a document; `line` is the line that was
   /// checked (the repaired copy is used in its place when there is one).
+  /// The document of the line `check` accepted last (`line`, as passed to `check`), valid
+  /// until the next `check`; nil when the parse read a repaired copy of the line (`--unicode
+  /// replace`), whose document only `withDocument` lends. For a caller that mutates itself
+  /// while it reads the document, where `withDocument`'s closure would make it copy the gate.
+  @inline(__always)
+  package func document(of line: UnsafeBufferPointer<UInt8>) -> JSONDocument? {
+    parsedRepaired ? nil : tokenizer.document(of: line)
+  }
+
   @inline(__always)
   package func withDocument<R>(
     of line: UnsafeBufferPointer<UInt8>, _ body: (JSONDocument) throws -> R

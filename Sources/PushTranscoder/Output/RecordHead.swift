@@ -18,6 +18,7 @@ struct RecordHead: ~Copyable {
   private var keysStart = 0
 
   /// Renders the shared parts for one line (valid until the next `prepare`).
+  @inline(__always)
   mutating func prepare(
     _ notice: Notice, _ document: JSONDocument, source: SourceName, number: Int
   ) {

@@ -12,8 +12,8 @@ package struct LineProcessor: ~Copyable {
   private var gate: LineGate
   /// The selected vendors, in canonical order.
   private let vendors: [VendorID]
-  /// The record writers of each selected vendor, specialised for it (`VendorRecordWriters`).
-  private let writers: [VendorRecordWriters]
+  /// What the record writers read of `options`.
+  private let settings: LineRecords.Settings
   /// What shapes a notice: locale, display, default title, directory.
   private let messageOptions: MessageOptions
   /// The parts of the record head every vendor of a line repeats, rendered once per line.
@@ -33,7 +33,9 @@ package struct LineProcessor: ~Copyable {
     self.options = options
     self.gate = LineGate(maxLineBytes: options.maxLineBytes, unicode: options.unicode)
     self.vendors = options.vendors
-    self.writers = options.vendors.map { $0.visit(VendorRecordWriters.Make()) }
+    self.settings = LineRecords.Settings(
+      framing: options.framing, rejectsInline: options.rejectsInline,
+      collectRecordRefs: options.collectRecordRefs)
     self.messageOptions = MessageOptions(
       locale: options.locale, display: options.display, defaultTitle: options.defaultTitle,
       directory: directory)
@@ -68,8 +70,12 @@ package struct LineProcessor: ~Copyable {
       rejectLine(&output, number: number, fault)
     case .parsed:
       if options.validateOnly { return }
-      gate.withDocument(of: line) { document in
+      if let document = gate.document(of: line) {
         transcode(document, original: line, number: number, into: &output)
+      } else {
+        gate.withDocument(of: line) { document in
+          transcode(document, original: line, number: number, into: &output)
+        }
       }
     }
   }
@@ -105,178 +111,54 @@ package struct LineProcessor: ~Copyable {
       if let lineHash { notice.lineHash = lineHash }
       // With several vendors, resolve escapes once instead of once per vendor.
       if vendors.count > 1 { canonicalizer.prepare(&notice) }
-      head.prepare(notice, document, source: output.source, number: number)
-      render(notice, document: document, original: original, number: number, into: &output)
+      writeRecords(notice, document: document, original: original, number: number, into: &output)
     }
   }
 
   /// Writes every selected vendor's records for one notice (SPEC 6.1, 6.4, 9 [6]).
-  /// `head` must be prepared for this notice.
-  private func render(
+  ///
+  /// The notice comes in as a parameter, read from `self.notice` once: a struct this large
+  /// (some 850 bytes) is copied wherever it is passed on from a stored property or to a
+  /// closure, while a parameter is passed on by reference. So the vendors are dispatched by a
+  /// `switch`, not through closures, to `LineRecords`, which is given what it reads of the
+  /// processor (a call of a method of `self` from this mutating method would copy the whole
+  /// processor, some 1,250 bytes, per vendor).
+  private mutating func writeRecords(
     _ notice: Notice, document: JSONDocument, original: UnsafeBufferPointer<UInt8>, number: Int,
     into output: inout ChunkOutput
   ) {
+    head.prepare(notice, document, source: output.source, number: number)
     memo.reset()
     let context = RenderContext(document: document, memo: memo)
     var line = LineOutcome()
     let targets = notice.groups.isEmpty ? notice.recipients.count : notice.groups.count
-    if targets <= 1, options.framing != .tsv, let tail = head.sharedTail {
-      // The usual message: one recipient or one group, so one record per vendor, whose head is
-      // the line's prefix, the vendor's name and the line's tail. Each vendor's record is
-      // rendered by code specialised for it: its name and limits are constants, and its
-      // renderer is called directly.
-      let prefix = head.prefix
-      // By index: only the writer called is read, not the whole entry.
-      for index in writers.indices {
-        writers[index].usual(self, notice, context, prefix, tail, number, original, &output, &line)
-      }
-    } else {
-      for index in writers.indices {
-        writers[index].general(self, notice, context, targets, number, original, &output, &line)
+    // The usual message: one recipient or one group, so one record per vendor, whose head is
+    // the line's prefix, the vendor's name and the line's tail (`LineRecords.Usual`).
+    let usual =
+      targets <= 1 && settings.framing != .tsv
+      ? head.sharedTail.map { LineRecords.Usual(prefix: head.prefix, tail: $0) } : nil
+    let records = LineRecords(
+      context: context, settings: settings, targets: targets, number: number, original: original,
+      usual: usual)
+    // Each vendor's records are written by code specialised for it: its name and limits are
+    // constants, and its renderer is called directly.
+    for vendor in vendors {
+      switch vendor {
+      case .apns: records.write(APNs(), notice, head: head, into: &output, &line)
+      case .fcm: records.write(FCM(), notice, head: head, into: &output, &line)
+      case .huawei: records.write(Huawei(), notice, head: head, into: &output, &line)
+      case .honor: records.write(Honor(), notice, head: head, into: &output, &line)
+      case .harmony: records.write(Harmony(), notice, head: head, into: &output, &line)
+      case .xiaomi: records.write(Xiaomi(), notice, head: head, into: &output, &line)
+      case .oppo: records.write(OPPO(), notice, head: head, into: &output, &line)
+      case .vivo: records.write(Vivo(), notice, head: head, into: &output, &line)
+      case .meizu: records.write(Meizu(), notice, head: head, into: &output, &line)
       }
     }
     line.count(into: &output.stats, vendors: vendors)
     if !line.produced, let reason = line.firstRefusal {
       output.stats.examples.rejected(reason, output.source, line: number)
     }
-  }
-
-  /// The record of `vendor` for the usual message (see `render`): the head from the line's
-  /// shared parts (or `writeRecordHead` when the vendor writes extras around the payload), the
-  /// payload, and the record's end; or, when the vendor refuses, its reject.
-  @inline(__always)
-  fileprivate func renderUsual<Vendor: PushVendor>(
-    _ vendor: Vendor, _ notice: Notice, _ context: RenderContext,
-    _ prefix: UnsafeBufferPointer<UInt8>, _ tail: UnsafeBufferPointer<UInt8>, _ number: Int,
-    _ original: UnsafeBufferPointer<UInt8>, _ output: inout ChunkOutput, _ line: inout LineOutcome
-  ) {
-    let id = Vendor.id
-    let start = output.main.count
-    if vendor.hasRecordExtras(notice) {
-      writeRecordHead(
-        notice, context.document, vendor: vendor, part: 1, parts: 1, perRecord: 1,
-        number: number, &output)
-    } else {
-      output.main.rawHeadPart(prefix)
-      output.main.raw(Vendor.name)
-      output.main.rawHeadPart(tail)
-    }
-    var effects = RenderEffects()
-    let payloadStart = output.main.count
-    if let refusal = vendor.renderPayload(
-      notice, context, part: 1, parts: 1, into: &output.main, effects: &effects)
-    {
-      let reason = refuse(
-        refusal, vendor: id, number: number, from: start, original: original, into: &output)
-      if line.firstRefusal == nil { line.firstRefusal = reason }
-      return
-    }
-    output.stats.countPayload(id, bytes: output.main.count - payloadStart)
-    finishRecord(id, number: number, &output)
-    line.wrote(1, for: id, effects)
-  }
-
-  /// The records of `vendor` in the general case: a message of any number of parts (recipients
-  /// beyond the vendor's per-record limit, several groups), or TSV framing.
-  fileprivate func renderGeneral<Vendor: PushVendor>(
-    _ vendor: Vendor, _ notice: Notice, _ context: RenderContext, targets: Int, number: Int,
-    original: UnsafeBufferPointer<UInt8>, _ output: inout ChunkOutput, _ line: inout LineOutcome
-  ) {
-    let id = Vendor.id
-    let perRecord = notice.groups.isEmpty ? Vendor.limits.recipientsPerRecord : 1
-    // Most messages fit one record: no division (integer division is the loop's costliest
-    // instruction).
-    let parts = targets <= perRecord ? 1 : (targets + perRecord - 1) / perRecord
-    // A vendor that reads the line's hash (when the message has no key) hashes the whole line:
-    // once per message, not once per record, so a split into many records stays linear in the
-    // line.
-    var notice = notice
-    if parts > 1 && Vendor.hashesLines && notice.key == nil && notice.line != nil {
-      notice.lineHash = notice.lineHash
-    }
-    // A split message's records can differ in size (Easemob apns `t`, a title per group), so
-    // one of them may not fit where the others do. The message is then rejected for that
-    // vendor (SPEC 5 step 3): none of the vendor's records go out, and its one reject goes
-    // where its first record would have been (9 [6]), whatever the order of the recipients.
-    let vendorStart = output.main.count
-    var effects = RenderEffects()
-    // Payload sizes are counted once every part is written: a refused part drops them all.
-    var firstSize = 0
-    var laterSizes: [Int] = []
-    for part in 1...parts {
-      writeRecordHead(
-        notice, context.document, vendor: vendor, part: part, parts: parts,
-        perRecord: perRecord, number: number, &output)
-      var partEffects = RenderEffects()
-      let payloadStart = output.main.count
-      let refusal =
-        notice.groups.count > 1
-        ? vendor.renderPayload(
-          notice.forRecord(part: part), context, part: part, parts: parts,
-          into: &output.main, effects: &partEffects)
-        : vendor.renderPayload(
-          notice, context, part: part, parts: parts, into: &output.main, effects: &partEffects)
-      if let refusal {
-        let reason = refuse(
-          refusal, vendor: id, number: number, from: vendorStart, original: original,
-          into: &output)
-        if line.firstRefusal == nil { line.firstRefusal = reason }
-        return
-      }
-      effects.titleCut = effects.titleCut || partEffects.titleCut
-      effects.bodyCut = effects.bodyCut || partEffects.bodyCut
-      effects.dropped |= partEffects.dropped
-      if part == 1 {
-        firstSize = output.main.count - payloadStart
-      } else {
-        laterSizes.append(output.main.count - payloadStart)
-      }
-      finishRecord(id, number: number, &output)
-    }
-    output.stats.countPayload(id, bytes: firstSize)
-    for size in laterSizes { output.stats.countPayload(id, bytes: size) }
-    line.wrote(parts, for: id, effects)
-  }
-
-  /// Ends a record whose payload is written (and remembers where it ends, for batches).
-  @inline(__always)
-  private func finishRecord(_ id: VendorID, number: Int, _ output: inout ChunkOutput) {
-    output.main.raw("}\n")
-    if options.collectRecordRefs {
-      output.refs.append(
-        RecordRef(vendor: UInt8(id.rawValue), end: UInt32(output.main.count), line: UInt32(number)))
-    }
-  }
-
-  /// Rejects the current message for `vendor`: drops what the vendor wrote for it from
-  /// `vendorStart` on (records of earlier parts, the refused one's head) and their record ends,
-  /// counts the refusal, and writes the reject record in their place. Returns the reason. Kept
-  /// out of line: refusals are rare, and the render loop stays small.
-  @inline(never)
-  private func refuse(
-    _ refusal: VendorRefusal, vendor: VendorID, number: Int, from vendorStart: Int,
-    original: UnsafeBufferPointer<UInt8>, into output: inout ChunkOutput
-  ) -> RejectReason {
-    output.main.truncate(to: vendorStart)
-    while let last = output.refs.last, Int(last.end) > vendorStart { output.refs.removeLast() }
-    let reason = RejectReason(refusal.reason)
-    output.stats.vendorRejects[vendor.rawValue][reason.rawValue] += 1
-    if reason == .overBudget { output.stats.overBudget[vendor.rawValue] += 1 }
-    output.stats.examples.vendorRejected(vendor, reason, output.source, line: number)
-    output.writeReject(
-      line: number, offset: 0, forVendor: vendor, reason: reason, detail: refusal.detail,
-      raw: original, inline: options.rejectsInline, framing: options.framing)
-    return reason
-  }
-
-  /// Writes a record's head up to and including `,"payload":` (see `RecordHead.write`).
-  private func writeRecordHead<Vendor: PushVendor>(
-    _ notice: Notice, _ document: JSONDocument, vendor: Vendor, part: Int, parts: Int,
-    perRecord: Int, number: Int, _ output: inout ChunkOutput
-  ) {
-    head.write(
-      notice, document, vendor: vendor, part: part, perRecord: perRecord,
-      framing: options.framing, into: &output.main)
   }
 
   /// Rejects the whole line for the gate's `fault`.
@@ -296,41 +178,5 @@ package struct LineProcessor: ~Copyable {
     output.writeReject(
       line: number, offset: offset, forVendor: nil, reason: reason, detail: detail, raw: raw,
       inline: options.rejectsInline, framing: options.framing)
-  }
-}
-
-/// One vendor's record writers, made once per processor through `VendorID.visit`: each is
-/// `renderUsual` or `renderGeneral` specialised for the vendor's type, so its name and limits
-/// are constants and its renderer is called directly.
-private struct VendorRecordWriters {
-  typealias Usual = (
-    borrowing LineProcessor, Notice, RenderContext, UnsafeBufferPointer<UInt8>,
-    UnsafeBufferPointer<UInt8>, Int, UnsafeBufferPointer<UInt8>, inout ChunkOutput,
-    inout LineOutcome
-  ) -> Void
-  typealias General = (
-    borrowing LineProcessor, Notice, RenderContext, Int, Int, UnsafeBufferPointer<UInt8>,
-    inout ChunkOutput, inout LineOutcome
-  ) -> Void
-
-  /// The record of the usual message (`LineProcessor.renderUsual`).
-  let usual: Usual
-  /// The records of a message of any number of parts (`LineProcessor.renderGeneral`).
-  let general: General
-
-  /// Makes the writers of the visited vendor.
-  struct Make: VendorVisitor {
-    func visit<Vendor: PushVendor>(_ vendor: Vendor) -> VendorRecordWriters {
-      VendorRecordWriters(
-        usual: { processor, notice, context, prefix, tail, number, original, output, line in
-          processor.renderUsual(
-            Vendor(), notice, context, prefix, tail, number, original, &output, &line)
-        },
-        general: { processor, notice, context, targets, number, original, output, line in
-          processor.renderGeneral(
-            Vendor(), notice, context, targets: targets, number: number, original: original,
-            &output, &line)
-        })
-    }
   }
 }

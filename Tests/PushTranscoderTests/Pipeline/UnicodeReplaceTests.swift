@@ -62,3 +62,49 @@ import Testing
     }
   }
 }
+
+/// `LineGate.document(of:)` lends the document of a line parsed as read, and none for a line
+/// parsed from its repaired copy (whose bytes only `withDocument` lends); the processor
+/// transcodes both.
+@Suite struct LineGateDocumentTests {
+  @Test func aRepairedLineIsLentOnlyThroughWithDocument() {
+    var gate = LineGate(maxLineBytes: 1 << 20, unicode: .replace)
+    let valid = Array(#"{"MsgBody":[],"To_Account":"b"}"#.utf8)
+    valid.withUnsafeBufferPointer { line in
+      guard case .parsed = gate.check(line) else {
+        Issue.record("a valid line is parsed")
+        return
+      }
+      let document = gate.document(of: line)
+      #expect(document?.bytes.baseAddress == line.baseAddress)
+      #expect(document?.tokens.count == gate.withDocument(of: line) { $0.tokens.count })
+    }
+    let invalid = Array(#"{"MsgBody":[],"To_Account":"b"#.utf8) + [0xFF] + Array(#""}"#.utf8)
+    invalid.withUnsafeBufferPointer { line in
+      guard case .parsed = gate.check(line) else {
+        Issue.record("a repaired line is parsed")
+        return
+      }
+      #expect(gate.document(of: line) == nil)
+      let repaired = gate.withDocument(of: line) { Array($0.bytes) }
+      #expect(repaired != invalid)
+      #expect(String(decoding: repaired, as: UTF8.self).contains("b\u{FFFD}"))
+    }
+  }
+
+  @Test func aRepairedLineIsTranscoded() {
+    var options = TranscodeOptions()
+    options.unicode = .replace
+    options.vendors = [.apns]
+    let line =
+      Array(#"{"MsgBody":[{"MsgType":"TIMTextElem","MsgContent":{"Text":"a"#.utf8) + [0xFF]
+      + Array(#""}}],"To_Account":"b"}"#.utf8)
+    var processor = LineProcessor(options: options, directory: NameDirectory())
+    var output = ChunkOutput(sequence: 0, source: SourceName("t.ndjson"))
+    line.withUnsafeBufferPointer { processor.process(line: $0, number: 1, into: &output) }
+    let text = String(decoding: output.main.bytes, as: UTF8.self)
+    #expect(text.contains(#""vendor":"apns""#), "\(text)")
+    #expect(text.contains("a\u{FFFD}"), "\(text)")
+    #expect(output.stats.unicodeReplacements == 1)
+  }
+}

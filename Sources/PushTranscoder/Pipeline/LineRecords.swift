@@ -1,0 +1,167 @@
+/// Writes one notice's records for each vendor (SPEC 6.1, 6.4, 9 [6]): what
+/// `LineProcessor.writeRecords` calls once per selected vendor, with the line's shared parts.
+///
+/// The notice is a parameter of every function here and is passed on by reference; the
+/// processor is not (a call of one of its methods from its mutating per-line code copies it
+/// whole), so what the writers read of it is handed over: the settings, the record head.
+struct LineRecords {
+  /// What the record writers read of `TranscodeOptions`.
+  struct Settings {
+    let framing: OutputFraming
+    let rejectsInline: Bool
+    let collectRecordRefs: Bool
+  }
+
+  /// The usual message's shared head: one recipient or one group and NDJSON framing make one
+  /// record per vendor, whose head is `prefix`, the vendor's name and `tail` (`RecordHead`).
+  struct Usual {
+    let prefix: UnsafeBufferPointer<UInt8>
+    let tail: UnsafeBufferPointer<UInt8>
+  }
+
+  let context: RenderContext
+  let settings: Settings
+  /// Recipients, or groups, of the message.
+  let targets: Int
+  let number: Int
+  /// The line's bytes (reject records quote them).
+  let original: UnsafeBufferPointer<UInt8>
+  /// Set for the usual message; nil for the general case (`writeGeneral`).
+  let usual: Usual?
+
+  /// Writes `vendor`'s records of `notice`, or its reject. `head` is prepared for the notice.
+  @inline(__always)
+  func write<Vendor: PushVendor>(
+    _ vendor: Vendor, _ notice: Notice, head: borrowing RecordHead,
+    into output: inout ChunkOutput, _ line: inout LineOutcome
+  ) {
+    if let usual {
+      writeUsual(vendor, notice, usual, head: head, into: &output, &line)
+    } else {
+      writeGeneral(vendor, notice, head: head, into: &output, &line)
+    }
+  }
+
+  /// The record of `vendor` for the usual message: the head from the line's shared parts (or
+  /// the whole head when the vendor writes extras around the payload), the payload, and the
+  /// record's end; or, when the vendor refuses, its reject.
+  private func writeUsual<Vendor: PushVendor>(
+    _ vendor: Vendor, _ notice: Notice, _ usual: Usual, head: borrowing RecordHead,
+    into output: inout ChunkOutput, _ line: inout LineOutcome
+  ) {
+    let id = Vendor.id
+    let start = output.main.count
+    if vendor.hasRecordExtras(notice) {
+      head.write(
+        notice, context.document, vendor: vendor, part: 1, perRecord: 1,
+        framing: settings.framing, into: &output.main)
+    } else {
+      output.main.rawHeadPart(usual.prefix)
+      output.main.raw(Vendor.name)
+      output.main.rawHeadPart(usual.tail)
+    }
+    var effects = RenderEffects()
+    let payloadStart = output.main.count
+    if let refusal = vendor.renderPayload(
+      notice, context, part: 1, parts: 1, into: &output.main, effects: &effects)
+    {
+      let reason = refuse(refusal, vendor: id, from: start, into: &output)
+      if line.firstRefusal == nil { line.firstRefusal = reason }
+      return
+    }
+    output.stats.countPayload(id, bytes: output.main.count - payloadStart)
+    finishRecord(id, &output)
+    line.wrote(1, for: id, effects)
+  }
+
+  /// The records of `vendor` in the general case: a message of any number of parts (recipients
+  /// beyond the vendor's per-record limit, several groups), or TSV framing.
+  private func writeGeneral<Vendor: PushVendor>(
+    _ vendor: Vendor, _ notice: Notice, head: borrowing RecordHead,
+    into output: inout ChunkOutput, _ line: inout LineOutcome
+  ) {
+    let id = Vendor.id
+    let perRecord = notice.groups.isEmpty ? Vendor.limits.recipientsPerRecord : 1
+    // Most messages fit one record: no division (integer division is the loop's costliest
+    // instruction).
+    let parts = targets <= perRecord ? 1 : (targets + perRecord - 1) / perRecord
+    // A vendor that reads the line's hash (when the message has no key) hashes the whole line:
+    // once per message, not once per record, so a split into many records stays linear in the
+    // line.
+    var notice = notice
+    if parts > 1 && Vendor.hashesLines && notice.key == nil && notice.line != nil {
+      notice.lineHash = notice.lineHash
+    }
+    // A split message's records can differ in size (Easemob apns `t`, a title per group), so
+    // one of them may not fit where the others do. The message is then rejected for that
+    // vendor (SPEC 5 step 3): none of the vendor's records go out, and its one reject goes
+    // where its first record would have been (9 [6]), whatever the order of the recipients.
+    let vendorStart = output.main.count
+    var effects = RenderEffects()
+    // Payload sizes are counted once every part is written: a refused part drops them all.
+    var firstSize = 0
+    var laterSizes: [Int] = []
+    for part in 1...parts {
+      head.write(
+        notice, context.document, vendor: vendor, part: part, perRecord: perRecord,
+        framing: settings.framing, into: &output.main)
+      var partEffects = RenderEffects()
+      let payloadStart = output.main.count
+      let refusal =
+        notice.groups.count > 1
+        ? vendor.renderPayload(
+          notice.forRecord(part: part), context, part: part, parts: parts,
+          into: &output.main, effects: &partEffects)
+        : vendor.renderPayload(
+          notice, context, part: part, parts: parts, into: &output.main, effects: &partEffects)
+      if let refusal {
+        let reason = refuse(refusal, vendor: id, from: vendorStart, into: &output)
+        if line.firstRefusal == nil { line.firstRefusal = reason }
+        return
+      }
+      effects.titleCut = effects.titleCut || partEffects.titleCut
+      effects.bodyCut = effects.bodyCut || partEffects.bodyCut
+      effects.dropped |= partEffects.dropped
+      if part == 1 {
+        firstSize = output.main.count - payloadStart
+      } else {
+        laterSizes.append(output.main.count - payloadStart)
+      }
+      finishRecord(id, &output)
+    }
+    output.stats.countPayload(id, bytes: firstSize)
+    for size in laterSizes { output.stats.countPayload(id, bytes: size) }
+    line.wrote(parts, for: id, effects)
+  }
+
+  /// Ends a record whose payload is written (and remembers where it ends, for batches).
+  @inline(__always)
+  private func finishRecord(_ id: VendorID, _ output: inout ChunkOutput) {
+    output.main.raw("}\n")
+    if settings.collectRecordRefs {
+      output.refs.append(
+        RecordRef(vendor: UInt8(id.rawValue), end: UInt32(output.main.count), line: UInt32(number)))
+    }
+  }
+
+  /// Rejects the current message for `vendor`: drops what the vendor wrote for it from
+  /// `vendorStart` on (records of earlier parts, the refused one's head) and their record ends,
+  /// counts the refusal, and writes the reject record in their place. Returns the reason. Kept
+  /// out of line: refusals are rare, and the render loop stays small.
+  @inline(never)
+  private func refuse(
+    _ refusal: VendorRefusal, vendor: VendorID, from vendorStart: Int,
+    into output: inout ChunkOutput
+  ) -> RejectReason {
+    output.main.truncate(to: vendorStart)
+    while let last = output.refs.last, Int(last.end) > vendorStart { output.refs.removeLast() }
+    let reason = RejectReason(refusal.reason)
+    output.stats.vendorRejects[vendor.rawValue][reason.rawValue] += 1
+    if reason == .overBudget { output.stats.overBudget[vendor.rawValue] += 1 }
+    output.stats.examples.vendorRejected(vendor, reason, output.source, line: number)
+    output.writeReject(
+      line: number, offset: 0, forVendor: vendor, reason: reason, detail: refusal.detail,
+      raw: original, inline: settings.rejectsInline, framing: settings.framing)
+    return reason
+  }
+}
