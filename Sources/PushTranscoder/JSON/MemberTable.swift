@@ -44,32 +44,61 @@ package enum ShortBytes {
 ///
 /// Lookup is open addressing on a 256-entry table hashed from the key's length and its first
 /// and last bytes, so a key costs one probe (two at most, with ≤ 24 names) and one short
-/// compare, whatever the number of names.
+/// compare, whatever the number of names. The table lives in memory of its own, read through
+/// plain pointers: a lookup per key of every object read makes array bounds checks a measurable
+/// part of reading a line.
 package struct MemberTable: @unchecked Sendable {
-  // Safe because every pointer in `starts` points into the program image (a `StaticString`
-  // literal's UTF-8), immutable for the whole run.
+  // Safe because the table's memory is written once, in `init`, and only read afterwards; every
+  // name pointer points into the program image (a `StaticString` literal's UTF-8).
 
   /// The names, in the order their slots are numbered.
   package let names: [StaticString]
-  /// Bucket → slot + 1 (0 = empty).
-  private let buckets: [UInt8]
+  /// Owns the memory the pointers below read.
+  private let storage: Storage
+  /// Bucket → slot + 1 (0 = empty): 256 entries.
+  private let buckets: UnsafePointer<UInt8>
   /// Per slot: the name's bytes and length (no `StaticString` accessor on the hot path).
-  private let starts: [UnsafePointer<UInt8>]
-  private let lengths: [Int]
+  private let starts: UnsafePointer<UnsafePointer<UInt8>>
+  private let lengths: UnsafePointer<Int>
+
+  /// The table's memory: 256 buckets, then a start and a length per name.
+  private final class Storage {
+    let buckets: UnsafeMutablePointer<UInt8>
+    let starts: UnsafeMutablePointer<UnsafePointer<UInt8>>
+    let lengths: UnsafeMutablePointer<Int>
+
+    init(names: [StaticString]) {
+      buckets = .allocate(capacity: 256)
+      buckets.initialize(repeating: 0, count: 256)
+      starts = .allocate(capacity: max(names.count, 1))
+      lengths = .allocate(capacity: max(names.count, 1))
+      for (slot, name) in names.enumerated() {
+        // Safe because slot < names.count, the capacity of both.
+        (starts + slot).initialize(to: name.utf8Start)
+        (lengths + slot).initialize(to: name.utf8CodeUnitCount)
+        var bucket = MemberTable.hash(name.utf8Start, name.utf8CodeUnitCount)
+        // Safe because `bucket` is masked to 0...255; at most 24 names fill 256 buckets, so
+        // an empty one is always found.
+        while buckets[bucket] != 0 { bucket = (bucket + 1) & 255 }
+        buckets[bucket] = UInt8(slot + 1)
+      }
+    }
+
+    deinit {
+      buckets.deallocate()
+      starts.deallocate()
+      lengths.deallocate()
+    }
+  }
 
   /// A table of `names` (at most `MemberSlots.capacity`); slot `i` is `names[i]`.
   package init(_ names: [StaticString]) {
     precondition(names.count <= MemberSlots.capacity, "too many names for MemberSlots")
     self.names = names
-    starts = names.map(\.utf8Start)
-    lengths = names.map(\.utf8CodeUnitCount)
-    var buckets = [UInt8](repeating: 0, count: 256)
-    for (slot, name) in names.enumerated() {
-      var bucket = Self.hash(name.utf8Start, name.utf8CodeUnitCount)
-      while buckets[bucket] != 0 { bucket = (bucket + 1) & 255 }
-      buckets[bucket] = UInt8(slot + 1)
-    }
-    self.buckets = buckets
+    storage = Storage(names: names)
+    buckets = UnsafePointer(storage.buckets)
+    starts = UnsafePointer(storage.starts)
+    lengths = UnsafePointer(storage.lengths)
   }
 
   @inline(__always)
@@ -85,12 +114,15 @@ package struct MemberTable: @unchecked Sendable {
   func slot(of key: UnsafePointer<UInt8>, count: Int) -> Int? {
     var bucket = Self.hash(key, count)
     while true {
+      // Safe because `bucket` is masked to 0...255, the buckets' count, and a non-zero entry is
+      // a slot + 1 below `names.count`, the count of `starts` and `lengths`; the lengths match
+      // before the compare, so both `key` and the name hold `count` bytes. The table is never
+      // full, so the probe ends at an empty bucket.
       let entry = Int(buckets[bucket])
       if entry == 0 { return nil }
-      let slot = entry - 1
-      // Safe because the lengths match, so both `key` and the name hold `count` bytes.
+      let slot = entry &- 1
       if lengths[slot] == count && ShortBytes.equal(key, starts[slot], count) { return slot }
-      bucket = (bucket + 1) & 255
+      bucket = (bucket &+ 1) & 255
     }
   }
 
@@ -129,8 +161,14 @@ package struct MemberSlots {
     self[member.rawValue]
   }
 
+  /// Records `value`, a tape index (below 2^31: a line is shorter), for the name at `slot`, a
+  /// slot of the table that found it (below `capacity`).
   @inline(__always)
-  mutating func set(_ slot: Int, _ value: Int) { values[slot] = Int32(value) }
+  mutating func set(_ slot: Int, _ value: Int) {
+    // Safe because `MemberTable` hands out slots below its name count, at most `capacity`, and
+    // tape indexes fit 32 bits (the tokenizer stores them as `UInt32`).
+    values[unchecked: slot] = Int32(truncatingIfNeeded: value)
+  }
 }
 
 extension JSONDocument {
