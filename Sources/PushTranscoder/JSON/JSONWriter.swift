@@ -225,20 +225,35 @@ package struct JSONWriter: ~Copyable, @unchecked Sendable {
     // The magnitude as unsigned: `-Int.min` does not fit in an Int. 20 digits and a sign.
     var magnitude = value.magnitude
     var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-    var length = 0
-    // Safe because the 24-byte scratch holds at most 20 digits and a sign, read only as bytes;
-    // a digit is at most `9`, so `&+` cannot wrap.
+    var start = 24
+    // Safe because the 24-byte scratch holds at most 20 digits and a sign, read only as bytes,
+    // and written from its end; a digit is at most 9, so `&+` cannot wrap.
     withUnsafeMutableBytes(of: &digits) { scratch in
-      repeat {
-        length += 1
-        scratch[24 - length] = ASCII.zero &+ UInt8(magnitude % 10)
-        magnitude /= 10
-      } while magnitude > 0
-      if value < 0 {
-        length += 1
-        scratch[24 - length] = ASCII.minus
+      // Two digits per division (line numbers have five or six): the tens of a pair below 100
+      // are `pair * 103 >> 10` (exact for 0...99), without a second division.
+      while magnitude >= 100 {
+        let pair = UInt8(truncatingIfNeeded: magnitude % 100)
+        magnitude /= 100
+        let tens = UInt8(truncatingIfNeeded: (UInt16(pair) &* 103) &>> 10)
+        start -= 2
+        scratch[start] = ASCII.zero &+ tens
+        scratch[start + 1] = ASCII.zero &+ (pair &- tens &* 10)
       }
-      raw(UnsafeBufferPointer(rebasing: scratch.bindMemory(to: UInt8.self)[(24 - length)...]))
+      let last = UInt8(truncatingIfNeeded: magnitude)
+      if last >= 10 {
+        let tens = UInt8(truncatingIfNeeded: (UInt16(last) &* 103) &>> 10)
+        start -= 2
+        scratch[start] = ASCII.zero &+ tens
+        scratch[start + 1] = ASCII.zero &+ (last &- tens &* 10)
+      } else {
+        start -= 1
+        scratch[start] = ASCII.zero &+ last
+      }
+      if value < 0 {
+        start -= 1
+        scratch[start] = ASCII.minus
+      }
+      raw(UnsafeBufferPointer(rebasing: scratch.bindMemory(to: UInt8.self)[start...]))
     }
   }
 

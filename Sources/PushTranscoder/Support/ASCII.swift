@@ -85,6 +85,19 @@ enum SWAR {
     Int(truncatingIfNeeded: ((mask &>> 7) &* 0x0101_0101_0101_0101) &>> 56)
   }
 
+  /// Bit 7 set in exactly the bytes of `word` equal to `byte` (no borrow between bytes, unlike
+  /// `matches`), for counting them.
+  @inline(__always)
+  static func exactMatches(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+    let x = word ^ (ones &* UInt64(byte))
+    // A byte's low seven bits plus 0x7F carry into bit 7 unless they are all zero; or-ing the
+    // byte itself sets bit 7 for any byte with its own bit 7 set: bit 7 stays clear only for a
+    // zero byte. Safe because no byte's sum exceeds 0xFE, so nothing carries between bytes.
+    return ~(((x & low) &+ low) | x | low)
+  }
+
   /// Bit 7 set in each byte of `word` equal to `byte`, as a zero-byte test: exact as a whole
   /// (zero when no byte matches) and for its lowest set bit; a higher bit can be set by the
   /// borrow of a match below it.

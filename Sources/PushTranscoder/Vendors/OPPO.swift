@@ -60,31 +60,48 @@ struct OPPO: CappedVendor {
 
   /// Escapes the canonical string content written since `start` once more, in place: canonical
   /// content holds no control byte (those are written as `\n`, `\u00xx`...), so only `"` and
-  /// `\` need a backslash before them.
-  private static func escapeAgain(from start: Int, into writer: inout JSONWriter) {
+  /// `\` need a backslash before them. Counts them a word at a time, then moves the content
+  /// from its end backwards, inserting the backslashes, and stops at the first of them.
+  static func escapeAgain(from start: Int, into writer: inout JSONWriter) {
     let length = writer.count - start
     var extra = 0
-    for byte in writer.buffer[start...] where byte == ASCII.quote || byte == ASCII.backslash {
-      extra += 1
+    let written = UnsafeBufferPointer(rebasing: writer.buffer[start...])
+    // Safe because every word load below lies in `written` (index + 8 <= length), and the
+    // tail is read byte by byte below `length`.
+    var index = 0
+    while index + 8 <= length {
+      let word = UnsafeRawPointer(written.baseAddress! + index).loadUnaligned(as: UInt64.self)
+      extra &+= SWAR.countHighBits(
+        SWAR.exactMatches(word, ASCII.quote) | SWAR.exactMatches(word, ASCII.backslash))
+      index &+= 8
+    }
+    while index < length {
+      let byte = written[index]
+      if byte == ASCII.quote || byte == ASCII.backslash { extra &+= 1 }
+      index &+= 1
     }
     guard extra > 0 else { return }
     // Safe because `reserve` returns the writer's buffer at its end, with room for `extra` more
     // bytes, and the `length` content bytes written since `start` lie just before it in the same
-    // buffer; the copy runs from the end backwards, so the read index never falls behind the
-    // write index and no byte is read after it was overwritten.
+    // buffer. The move runs from the end backwards and the write index stays `extra` (or, as
+    // backslashes are inserted, fewer) bytes ahead of the read index, never behind it: a word
+    // is loaded before it is stored, and no byte is read after it was overwritten.
     let end = writer.reserve(extra)
     let content = end - length
-    var read = length - 1
-    var write = length + extra - 1
-    while read >= 0 {
-      let byte = content[read]
-      content[write] = byte
-      write -= 1
-      if byte == ASCII.quote || byte == ASCII.backslash {
-        content[write] = ASCII.backslash
-        write -= 1
-      }
+    var read = length
+    var write = length + extra
+    // While `write` is ahead of `read`, a `"` or `\` remains below `read` (so `read > 0`);
+    // once they meet, the bytes below are already in place. (Byte by byte: JSON held in a
+    // string has a `\"` every few bytes, too dense for moving whole words.)
+    while write > read {
       read -= 1
+      let byte = content[read]
+      write -= 1
+      content[write] = byte
+      if byte == ASCII.quote || byte == ASCII.backslash {
+        write -= 1
+        content[write] = ASCII.backslash
+      }
     }
     writer.advance(by: extra)
   }

@@ -166,3 +166,32 @@ struct JSONWriterOwnershipTests {
     #expect(writer.count == 1)
   }
 }
+
+/// `JSONWriter.integer` (record heads' line numbers, badges, lengths) writes what `String(_:)`
+/// writes, at every digit count and both signs, two digits per division included.
+@Suite struct JSONWriterIntegerTests {
+  @Test func integersAreWrittenInDecimal() {
+    var values: [Int] = [0, 1, 9, 10, 11, 99, 100, 101, 109, 110, 999, 1000, 1009, 65_536]
+    values += [Int.max, Int.min, Int.max - 1, Int.min + 1, -1, -9, -10, -99, -100, -101]
+    var power = 1
+    while power <= Int.max / 10 {
+      power *= 10
+      values += [power - 1, power, power + 1, -power, power / 3 * 10]
+    }
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<2000 { values.append(Int.random(in: Int.min...Int.max, using: &generator)) }
+    for digits in 1...18 {
+      let bound = Int(pow10(digits))
+      for _ in 0..<50 { values.append(Int.random(in: 0..<bound, using: &generator)) }
+    }
+    for value in values {
+      var writer = JSONWriter()
+      writer.integer(value)
+      #expect(String(decoding: writer.bytes, as: UTF8.self) == String(value), "\(value)")
+    }
+  }
+
+  private func pow10(_ exponent: Int) -> Int {
+    (0..<exponent).reduce(1) { product, _ in product * 10 }
+  }
+}

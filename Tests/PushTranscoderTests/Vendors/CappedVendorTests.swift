@@ -209,3 +209,37 @@ struct CappedVendorTests {
     }
   }
 }
+
+/// OPPO's `action_parameters` escape the ext's canonical content once more (`OPPO.escapeAgain`,
+/// a word at a time): the result is the byte-by-byte escape, whatever the content's length and
+/// wherever its `"` and `\` fall (and `#` and `]`, one above each, where a borrowing word test
+/// would see a false match).
+@Suite struct OPPOEscapeAgainTests {
+  @Test func escapingAgainMatchesTheByteByByteEscape() {
+    let alphabet = Array("ab\"\\#]{}:é".utf8)
+    var generator = SystemRandomNumberGenerator()
+    var contents: [[UInt8]] = (0..<40).map { Array(repeating: UInt8(ascii: "\""), count: $0) }
+    contents += (0..<40).map {
+      Array(repeating: UInt8(ascii: "a"), count: $0) + [UInt8(ascii: "\\")]
+    }
+    for _ in 0..<3000 {
+      let length = Int.random(in: 0...70, using: &generator)
+      contents.append((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
+    }
+    for content in contents {
+      var expected: [UInt8] = Array("prefix".utf8)
+      for byte in content {
+        if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+          expected.append(UInt8(ascii: "\\"))
+        }
+        expected.append(byte)
+      }
+      var writer = JSONWriter()
+      writer.raw("prefix")
+      let start = writer.count
+      content.withUnsafeBufferPointer { writer.raw($0) }
+      OPPO.escapeAgain(from: start, into: &writer)
+      #expect(writer.bytes == expected, "\(String(decoding: content, as: UTF8.self))")
+    }
+  }
+}
