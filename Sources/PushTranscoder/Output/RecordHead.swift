@@ -72,44 +72,6 @@ struct RecordHead: ~Copyable {
     scratch.advance(by: range.count)
   }
 
-  /// Writes the head of record `part` of `vendor` for the prepared line, up to and including
-  /// `,"payload":`: the TSV columns under `--framing tsv`, the prefix, the vendor's name, the
-  /// record's recipients (`perRecord` of them per part) or group, the vendor's extras, and the
-  /// last keys.
-  func write<Vendor: PushVendor>(
-    _ notice: Notice, _ document: JSONDocument, vendor: Vendor, part: Int, perRecord: Int,
-    framing: OutputFraming, into writer: inout JSONWriter
-  ) {
-    if framing == .tsv {
-      writer.raw(Vendor.name)
-      writer.byte(ASCII.tab)
-      writer.raw(number)
-      writer.byte(ASCII.tab)
-    }
-    writer.raw(prefix)
-    writer.raw(Vendor.name)
-    writer.byte(ASCII.quote)
-    if notice.groups.isEmpty {
-      if perRecord >= notice.recipients.count {
-        writer.raw(recipients)
-      } else {
-        writer.raw(",\"to\":[")
-        let first = (part - 1) * perRecord
-        let last = min(notice.recipients.count, first + perRecord)
-        for index in first..<last {
-          if index > first { writer.byte(ASCII.comma) }
-          writer.string(notice.recipients[index])
-        }
-        writer.byte(ASCII.closeBracket)
-      }
-    } else {
-      writer.raw(",\"group\":")
-      writer.string(notice.groups[part - 1])
-    }
-    vendor.writeRecordExtras(notice, into: &writer)
-    writer.raw(lastKeys)
-  }
-
   /// `force`, `template` and `,"payload":`, the last keys of every record head.
   static func writeKeysBeforePayload(
     _ notice: Notice, _ document: JSONDocument, into writer: inout JSONWriter
@@ -123,28 +85,72 @@ struct RecordHead: ~Copyable {
     writer.raw(",\"payload\":")
   }
 
-  // Safe because `prepare` sets `prefixEnd <= numberEnd <= recipientsEnd <= keysStart <=
-  // scratch.count`, and only it writes `scratch`, so these slices lie within the written bytes.
+  /// The parts `prepare` rendered, for the records of the line: valid until the next
+  /// `prepare`, which rewrites them.
+  var parts: Parts {
+    // Safe because `prepare` sets `prefixEnd <= numberEnd <= recipientsEnd <= keysStart <=
+    // scratch.count`, and only it writes `scratch`, so these slices lie within the written
+    // bytes.
+    let bytes = scratch.buffer
+    return Parts(
+      prefix: UnsafeBufferPointer(rebasing: bytes[..<prefixEnd]),
+      number: UnsafeBufferPointer(rebasing: bytes[prefixEnd..<numberEnd]),
+      recipients: UnsafeBufferPointer(rebasing: bytes[numberEnd..<recipientsEnd]),
+      lastKeys: UnsafeBufferPointer(rebasing: bytes[keysStart...]),
+      sharedTail: hasSharedTail ? UnsafeBufferPointer(rebasing: bytes[recipientsEnd...]) : nil)
+  }
 
-  /// Everything before the vendor name.
-  var prefix: UnsafeBufferPointer<UInt8> {
-    UnsafeBufferPointer(rebasing: scratch.buffer[..<prefixEnd])
-  }
-  /// The line number in decimal (TSV framing).
-  var number: UnsafeBufferPointer<UInt8> {
-    UnsafeBufferPointer(rebasing: scratch.buffer[prefixEnd..<numberEnd])
-  }
-  /// `,"to":[…]` with every recipient.
-  var recipients: UnsafeBufferPointer<UInt8> {
-    UnsafeBufferPointer(rebasing: scratch.buffer[numberEnd..<recipientsEnd])
-  }
-  /// `force`, `template` and `,"payload":`, the last keys of every record head.
-  var lastKeys: UnsafeBufferPointer<UInt8> {
-    UnsafeBufferPointer(rebasing: scratch.buffer[keysStart...])
-  }
-  /// What follows the vendor name in a single-part record without vendor extras: `"`, the
-  /// recipients or the group, `force`, `template` and `,"payload":`; nil with several groups.
-  var sharedTail: UnsafeBufferPointer<UInt8>? {
-    hasSharedTail ? UnsafeBufferPointer(rebasing: scratch.buffer[recipientsEnd...]) : nil
+  /// A line's rendered head parts, borrowed from the `RecordHead` that prepared them (a view,
+  /// so the record writers hold it without holding the head).
+  struct Parts {
+    /// Everything before the vendor name.
+    let prefix: UnsafeBufferPointer<UInt8>
+    /// The line number in decimal (TSV framing).
+    let number: UnsafeBufferPointer<UInt8>
+    /// `,"to":[…]` with every recipient.
+    let recipients: UnsafeBufferPointer<UInt8>
+    /// `force`, `template` and `,"payload":`, the last keys of every record head.
+    let lastKeys: UnsafeBufferPointer<UInt8>
+    /// What follows the vendor name in a single-part record without vendor extras: `"`, the
+    /// recipients or the group, `force`, `template` and `,"payload":`; nil with several groups.
+    let sharedTail: UnsafeBufferPointer<UInt8>?
+
+    /// Writes the head of record `part` of `vendor` for the prepared line, up to and including
+    /// `,"payload":`: the TSV columns under `--framing tsv`, the prefix, the vendor's name, the
+    /// record's recipients (`perRecord` of them per part) or group, the vendor's extras, and the
+    /// last keys.
+    func write<Vendor: PushVendor>(
+      _ notice: Notice, _ document: JSONDocument, vendor: Vendor, part: Int, perRecord: Int,
+      framing: OutputFraming, into writer: inout JSONWriter
+    ) {
+      if framing == .tsv {
+        writer.raw(Vendor.name)
+        writer.byte(ASCII.tab)
+        writer.raw(number)
+        writer.byte(ASCII.tab)
+      }
+      writer.raw(prefix)
+      writer.raw(Vendor.name)
+      writer.byte(ASCII.quote)
+      if notice.groups.isEmpty {
+        if perRecord >= notice.recipients.count {
+          writer.raw(recipients)
+        } else {
+          writer.raw(",\"to\":[")
+          let first = (part - 1) * perRecord
+          let last = min(notice.recipients.count, first + perRecord)
+          for index in first..<last {
+            if index > first { writer.byte(ASCII.comma) }
+            writer.string(notice.recipients[index])
+          }
+          writer.byte(ASCII.closeBracket)
+        }
+      } else {
+        writer.raw(",\"group\":")
+        writer.string(notice.groups[part - 1])
+      }
+      vendor.writeRecordExtras(notice, into: &writer)
+      writer.raw(lastKeys)
+    }
   }
 }

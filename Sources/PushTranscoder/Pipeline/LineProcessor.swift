@@ -119,10 +119,11 @@ package struct LineProcessor: ~Copyable {
   ///
   /// The notice comes in as a parameter, read from `self.notice` once: a struct this large
   /// (some 850 bytes) is copied wherever it is passed on from a stored property or to a
-  /// closure, while a parameter is passed on by reference. So the vendors are dispatched by a
-  /// `switch`, not through closures, to `LineRecords`, which is given what it reads of the
-  /// processor (a call of a method of `self` from this mutating method would copy the whole
-  /// processor, some 1,250 bytes, per vendor).
+  /// closure, while a parameter is passed on by reference. So the vendors are visited through
+  /// `VendorID.visit(_:_:into:_:)`, whose switch passes the notice on as a parameter, not
+  /// through closures, to `LineRecords`, which is given what it reads of the processor (a
+  /// call of a method of `self` from this mutating method would copy the whole processor, some
+  /// 1,250 bytes, per vendor).
   private mutating func writeRecords(
     _ notice: Notice, document: JSONDocument, original: UnsafeBufferPointer<UInt8>, number: Int,
     into output: inout ChunkOutput
@@ -130,30 +131,19 @@ package struct LineProcessor: ~Copyable {
     head.prepare(notice, document, source: output.source, number: number)
     memo.reset()
     let context = RenderContext(document: document, memo: memo)
-    var line = LineOutcome()
     let targets = notice.groups.isEmpty ? notice.recipients.count : notice.groups.count
     // The usual message: one recipient or one group, so one record per vendor, whose head is
-    // the line's prefix, the vendor's name and the line's tail (`LineRecords.Usual`).
-    let usual =
-      targets <= 1 && settings.framing != .tsv
-      ? head.sharedTail.map { LineRecords.Usual(prefix: head.prefix, tail: $0) } : nil
+    // the line's prefix, the vendor's name and the line's tail (`LineRecords.usual`).
     let records = LineRecords(
-      context: context, settings: settings, targets: targets, number: number, original: original,
-      usual: usual)
+      context: context, head: head.parts, settings: settings, targets: targets, number: number,
+      original: original, usual: targets <= 1 && settings.framing != .tsv)
     // Each vendor's records are written by code specialised for it: its name and limits are
     // constants, and its renderer is called directly.
-    for vendor in vendors {
-      switch vendor {
-      case .apns: records.write(APNs(), notice, head: head, into: &output, &line)
-      case .fcm: records.write(FCM(), notice, head: head, into: &output, &line)
-      case .huawei: records.write(Huawei(), notice, head: head, into: &output, &line)
-      case .honor: records.write(Honor(), notice, head: head, into: &output, &line)
-      case .harmony: records.write(Harmony(), notice, head: head, into: &output, &line)
-      case .xiaomi: records.write(Xiaomi(), notice, head: head, into: &output, &line)
-      case .oppo: records.write(OPPO(), notice, head: head, into: &output, &line)
-      case .vivo: records.write(Vivo(), notice, head: head, into: &output, &line)
-      case .meizu: records.write(Meizu(), notice, head: head, into: &output, &line)
-      }
+    let vendors = self.vendors
+    let line = withUnsafeMutablePointer(to: &output) { output in
+      var state = LineRecords.State(output: output)
+      for vendor in vendors { vendor.visit(records, notice, &state) }
+      return state.line
     }
     line.count(into: &output.stats, vendors: vendors)
     if !line.produced, let reason = line.firstRefusal {

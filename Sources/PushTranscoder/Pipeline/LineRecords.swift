@@ -1,10 +1,20 @@
 /// Writes one notice's records for each vendor (SPEC 6.1, 6.4, 9 [6]): what
-/// `LineProcessor.writeRecords` calls once per selected vendor, with the line's shared parts.
+/// `LineProcessor.writeRecords` visits once per selected vendor (`VendorID.visit(_:_:into:_:)`),
+/// with the line's shared parts.
 ///
 /// The notice is a parameter of every function here and is passed on by reference; the
 /// processor is not (a call of one of its methods from its mutating per-line code copies it
-/// whole), so what the writers read of it is handed over: the settings, the record head.
-struct LineRecords {
+/// whole), so what the writers read of it is handed over: the settings, the record head's
+/// parts.
+struct LineRecords: VendorRecordVisitor {
+  /// What the visits of one notice update: the chunk's output (through a pointer: the output
+  /// is the caller's `inout` argument, and a `ChunkOutput` is not copyable), and the line's
+  /// outcome.
+  struct State {
+    let output: UnsafeMutablePointer<ChunkOutput>
+    var line = LineOutcome()
+  }
+
   /// What the record writers read of `TranscodeOptions`.
   struct Settings {
     let framing: OutputFraming
@@ -12,33 +22,30 @@ struct LineRecords {
     let collectRecordRefs: Bool
   }
 
-  /// The usual message's shared head: one recipient or one group and NDJSON framing make one
-  /// record per vendor, whose head is `prefix`, the vendor's name and `tail` (`RecordHead`).
-  struct Usual {
-    let prefix: UnsafeBufferPointer<UInt8>
-    let tail: UnsafeBufferPointer<UInt8>
-  }
-
   let context: RenderContext
+  /// The record head's parts for the line (`RecordHead.prepare`).
+  let head: RecordHead.Parts
   let settings: Settings
   /// Recipients, or groups, of the message.
   let targets: Int
   let number: Int
   /// The line's bytes (reject records quote them).
   let original: UnsafeBufferPointer<UInt8>
-  /// Set for the usual message; nil for the general case (`writeGeneral`).
-  let usual: Usual?
+  /// The usual message: one recipient or one group and NDJSON framing make one record per
+  /// vendor, whose head is the prefix, the vendor's name and the shared tail (`writeUsual`);
+  /// otherwise `writeGeneral`.
+  let usual: Bool
 
-  /// Writes `vendor`'s records of `notice`, or its reject. `head` is prepared for the notice.
+  /// Writes `vendor`'s records of `notice`, or its reject, and tallies them in the state's
+  /// line outcome.
   @inline(__always)
-  func write<Vendor: PushVendor>(
-    _ vendor: Vendor, _ notice: Notice, head: borrowing RecordHead,
-    into output: inout ChunkOutput, _ line: inout LineOutcome
-  ) {
-    if let usual {
-      writeUsual(vendor, notice, usual, head: head, into: &output, &line)
+  func visit<Vendor: PushVendor>(_ vendor: Vendor, _ notice: Notice, _ state: inout State) {
+    // Safe because `state.output` points at the caller's output for the whole visit, and
+    // nothing else reaches it meanwhile.
+    if usual, let tail = head.sharedTail {
+      writeUsual(vendor, notice, tail: tail, into: &state.output.pointee, &state.line)
     } else {
-      writeGeneral(vendor, notice, head: head, into: &output, &line)
+      writeGeneral(vendor, notice, into: &state.output.pointee, &state.line)
     }
   }
 
@@ -46,7 +53,7 @@ struct LineRecords {
   /// the whole head when the vendor writes extras around the payload), the payload, and the
   /// record's end; or, when the vendor refuses, its reject.
   private func writeUsual<Vendor: PushVendor>(
-    _ vendor: Vendor, _ notice: Notice, _ usual: Usual, head: borrowing RecordHead,
+    _ vendor: Vendor, _ notice: Notice, tail: UnsafeBufferPointer<UInt8>,
     into output: inout ChunkOutput, _ line: inout LineOutcome
   ) {
     let id = Vendor.id
@@ -56,9 +63,9 @@ struct LineRecords {
         notice, context.document, vendor: vendor, part: 1, perRecord: 1,
         framing: settings.framing, into: &output.main)
     } else {
-      output.main.rawHeadPart(usual.prefix)
+      output.main.rawHeadPart(head.prefix)
       output.main.raw(Vendor.name)
-      output.main.rawHeadPart(usual.tail)
+      output.main.rawHeadPart(tail)
     }
     var effects = RenderEffects()
     let payloadStart = output.main.count
@@ -77,8 +84,8 @@ struct LineRecords {
   /// The records of `vendor` in the general case: a message of any number of parts (recipients
   /// beyond the vendor's per-record limit, several groups), or TSV framing.
   private func writeGeneral<Vendor: PushVendor>(
-    _ vendor: Vendor, _ notice: Notice, head: borrowing RecordHead,
-    into output: inout ChunkOutput, _ line: inout LineOutcome
+    _ vendor: Vendor, _ notice: Notice, into output: inout ChunkOutput,
+    _ line: inout LineOutcome
   ) {
     let id = Vendor.id
     let perRecord = notice.groups.isEmpty ? Vendor.limits.recipientsPerRecord : 1

@@ -1,7 +1,8 @@
 /// The vendors, in canonical order (SPEC 9): output always follows this order.
 ///
-/// Adding a vendor takes one case here and its line in `visit(_:)` below (the compiler asks for
-/// the second); everything else about a vendor lives in its own file (`docs/ADDING-A-VENDOR.md`).
+/// Adding a vendor takes one case here and its line in the two `visit` switches below (the
+/// compiler asks for both); everything else about a vendor lives in its own file
+/// (`docs/ADDING-A-VENDOR.md`).
 package enum VendorID: Int, CaseIterable, Sendable, Comparable {
   /// The nine vendors; `rawValue` indexes per-vendor stats.
   case apns, fcm, huawei, honor, harmony, xiaomi, oppo, vivo, meizu
@@ -62,6 +63,38 @@ package enum VendorID: Int, CaseIterable, Sendable, Comparable {
 
   /// Canonical order.
   package static func < (lhs: VendorID, rhs: VendorID) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+extension VendorID {
+  /// Calls `visitor` with the vendor type of this id and a notice, to write the notice's
+  /// records: the switch of `visit(_:)` for code that renders. The notice and the visit's state
+  /// are parameters all the way to the vendor's code, so the notice travels by reference: a
+  /// visitor that held it, or a closure given it, would copy it (some 850 bytes) at every call.
+  @inline(__always)
+  package func visit<Visitor: VendorRecordVisitor>(
+    _ visitor: Visitor, _ notice: Notice, _ state: inout Visitor.State
+  ) {
+    switch self {
+    case .apns: visitor.visit(APNs(), notice, &state)
+    case .fcm: visitor.visit(FCM(), notice, &state)
+    case .huawei: visitor.visit(Huawei(), notice, &state)
+    case .honor: visitor.visit(Honor(), notice, &state)
+    case .harmony: visitor.visit(Harmony(), notice, &state)
+    case .xiaomi: visitor.visit(Xiaomi(), notice, &state)
+    case .oppo: visitor.visit(OPPO(), notice, &state)
+    case .vivo: visitor.visit(Vivo(), notice, &state)
+    case .meizu: visitor.visit(Meizu(), notice, &state)
+    }
+  }
+}
+
+/// Code that writes a notice's records with one vendor's concrete type
+/// (`VendorID.visit(_:_:_:)`; the pipeline's `LineRecords`).
+package protocol VendorRecordVisitor {
+  /// What the visits of one notice update: where the records go, what they tally.
+  associatedtype State
+  /// Writes `notice`'s records for `vendor`, whose type is the visited id's vendor type.
+  func visit<Vendor: PushVendor>(_ vendor: Vendor, _ notice: Notice, _ state: inout State)
 }
 
 /// Code run with one vendor's concrete type (`VendorID.visit`): a generic `visit` is
