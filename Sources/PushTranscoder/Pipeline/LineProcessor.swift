@@ -120,7 +120,7 @@ package struct LineProcessor: ~Copyable {
   /// The notice comes in as a parameter, read from `self.notice` once: a struct this large
   /// (some 850 bytes) is copied wherever it is passed on from a stored property or to a
   /// closure, while a parameter is passed on by reference. So the vendors are visited through
-  /// `VendorID.visit(_:_:into:_:)`, whose switch passes the notice on as a parameter, not
+  /// `VendorID.visit(_:_:_:)`, whose switch passes the notice on as a parameter, not
   /// through closures, to `LineRecords`, which is given what it reads of the processor (a
   /// call of a method of `self` from this mutating method would copy the whole processor, some
   /// 1,250 bytes, per vendor).
@@ -140,6 +140,8 @@ package struct LineProcessor: ~Copyable {
     // Each vendor's records are written by code specialised for it: its name and limits are
     // constants, and its renderer is called directly.
     let vendors = self.vendors
+    // Safe because the pointer is used only inside the closure, for the visits, and nothing
+    // else reaches `output` meanwhile.
     let line = withUnsafeMutablePointer(to: &output) { output in
       var state = LineRecords.State(output: output)
       for vendor in vendors { vendor.visit(records, notice, &state) }

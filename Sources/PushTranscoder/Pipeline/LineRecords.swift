@@ -1,5 +1,5 @@
 /// Writes one notice's records for each vendor (SPEC 6.1, 6.4, 9 [6]): what
-/// `LineProcessor.writeRecords` visits once per selected vendor (`VendorID.visit(_:_:into:_:)`),
+/// `LineProcessor.writeRecords` visits once per selected vendor (`VendorID.visit(_:_:_:)`),
 /// with the line's shared parts.
 ///
 /// The notice is a parameter of every function here and is passed on by reference; the
