@@ -346,7 +346,7 @@ package struct JSONTokenizer {
   /// The document of the line parsed last (`bytes` is that line): valid until the next parse,
   /// which rewrites the tape.
   @inline(__always)
-  package func document(of bytes: UnsafeBufferPointer<UInt8>) -> JSONDocument {
+  func document(of bytes: UnsafeBufferPointer<UInt8>) -> JSONDocument {
     // Safe because the tape's memory lives as long as the tokenizer's storage, and its first
     // `tapeCount` tokens describe the line parsed last.
     JSONDocument(bytes: bytes, tokens: UnsafeBufferPointer(start: tape, count: tapeCount))
@@ -357,7 +357,7 @@ package struct JSONTokenizer {
     _ bytes: UnsafeBufferPointer<UInt8>, _ body: (JSONDocument) throws -> R
   ) rethrows -> R {
     // `storage` (held by self for the whole call) keeps the tape alive.
-    try body(JSONDocument(bytes: bytes, tokens: UnsafeBufferPointer(start: tape, count: tapeCount)))
+    try body(document(of: bytes))
   }
 }
 

@@ -83,7 +83,7 @@ package struct LineGate {
   /// replace`), whose document only `withDocument` lends. For a caller that mutates itself
   /// while it reads the document, where `withDocument`'s closure would make it copy the gate.
   @inline(__always)
-  package func document(of line: UnsafeBufferPointer<UInt8>) -> JSONDocument? {
+  func document(of line: UnsafeBufferPointer<UInt8>) -> JSONDocument? {
     parsedRepaired ? nil : tokenizer.document(of: line)
   }
 

@@ -132,8 +132,6 @@ package struct LineProcessor: ~Copyable {
     memo.reset()
     let context = RenderContext(document: document, memo: memo)
     let targets = notice.groups.isEmpty ? notice.recipients.count : notice.groups.count
-    // The usual message: one recipient or one group, so one record per vendor, whose head is
-    // the line's prefix, the vendor's name and the line's tail (`LineRecords.usual`).
     let records = LineRecords(
       context: context, head: head.parts, settings: settings, targets: targets, number: number,
       original: original, usual: targets <= 1 && settings.framing != .tsv)

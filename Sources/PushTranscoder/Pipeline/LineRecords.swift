@@ -33,7 +33,8 @@ struct LineRecords: VendorRecordVisitor {
   let original: UnsafeBufferPointer<UInt8>
   /// The usual message: one recipient or one group and NDJSON framing make one record per
   /// vendor, whose head is the prefix, the vendor's name and the shared tail (`writeUsual`);
-  /// otherwise `writeGeneral`.
+  /// otherwise `writeGeneral`. Set from `targets` and the framing once per line, not tested
+  /// again per vendor.
   let usual: Bool
 
   /// Writes `vendor`'s records of `notice`, or its reject, and tallies them in the state's

@@ -84,8 +84,8 @@ struct OPPO: CappedVendor {
     // Safe because `reserve` returns the writer's buffer at its end, with room for `extra` more
     // bytes, and the `length` content bytes written since `start` lie just before it in the same
     // buffer. The move runs from the end backwards and the write index stays `extra` (or, as
-    // backslashes are inserted, fewer) bytes ahead of the read index, never behind it: a word
-    // is loaded before it is stored, and no byte is read after it was overwritten.
+    // backslashes are inserted, fewer) bytes ahead of the read index, never behind it: no byte
+    // is read after it was overwritten.
     let end = writer.reserve(extra)
     let content = end - length
     var read = length

@@ -71,7 +71,7 @@ extension VendorID {
   /// are parameters all the way to the vendor's code, so the notice travels by reference: a
   /// visitor that held it, or a closure given it, would copy it (some 850 bytes) at every call.
   @inline(__always)
-  package func visit<Visitor: VendorRecordVisitor>(
+  func visit<Visitor: VendorRecordVisitor>(
     _ visitor: Visitor, _ notice: Notice, _ state: inout Visitor.State
   ) {
     switch self {
@@ -90,7 +90,7 @@ extension VendorID {
 
 /// Code that writes a notice's records with one vendor's concrete type
 /// (`VendorID.visit(_:_:_:)`; the pipeline's `LineRecords`).
-package protocol VendorRecordVisitor {
+protocol VendorRecordVisitor {
   /// What the visits of one notice update: where the records go, what they tally.
   associatedtype State
   /// Writes `notice`'s records for `vendor`, whose type is the visited id's vendor type.
