@@ -212,6 +212,23 @@ package enum JSONEscapes {
       case ASCII.lowerT: written += writeEscape(0x09, at: out + written)
       case ASCII.quote, ASCII.backslash: written += writeEscape(kind, at: out + written)
       case ASCII.lowerU:
+        // The common escape in escaped text (`\u`-escaped CJK): a scalar from U+0800 up that
+        // is not a surrogate, three UTF-8 bytes written with one store. Safe because validated
+        // content has four hex digits after `\u` (index + 4 <= count bounds the load), and the
+        // escape took six bytes, so the four stored (the fourth rewritten next or past the
+        // length returned) stay inside the room the content's length gives.
+        if index + 4 <= count {
+          let unit = hex4(source + index)
+          if unit >= 0x800 && unit & 0xF800 != 0xD800 {
+            let bytes =
+              (0xE0 | unit >> 12) | (0x80 | unit >> 6 & 0x3F) << 8 | (0x80 | unit & 0x3F) << 16
+            UnsafeMutableRawPointer(out + written).storeBytes(
+              of: UInt32(littleEndian: bytes), as: UInt32.self)
+            written += 3
+            index += 4
+            continue
+          }
+        }
         let scalar = decodeUnicodeEscape(content, &index)
         if scalar < 0x20 || scalar == UInt32(ASCII.quote) || scalar == UInt32(ASCII.backslash) {
           written += writeEscape(UInt8(scalar), at: out + written)
@@ -475,15 +492,23 @@ package enum JSONEscapes {
       }
       return value
     }
-    // Branch-free for a valid digit: '0'–'9' is `b & 0xF`; 'a'–'f' and 'A'–'F' have bit 6 set
-    // and are `(b & 0xF) + 9`.
-    var value: UInt32 = 0
-    for offset in 0..<4 {
-      let byte = UInt32(content[at + offset])
-      // Safe because byte >> 6 is at most 3, so the sum stays below 64: no wrap.
-      value = value << 4 | ((byte & 0xF) &+ 9 &* (byte >> 6))
-    }
-    return value
+    // Safe because at + 4 <= count (the guard above).
+    return hex4(content.baseAddress! + at)
+  }
+
+  /// The value of the four hex digits at `digits` (validated: four readable bytes, each a hex
+  /// digit). Branch-free, all four at once: '0'–'9' is `b & 0xF`; 'a'–'f' and 'A'–'F' have bit
+  /// 6 set and are `(b & 0xF) + 9`.
+  @inline(__always)
+  static func hex4(_ digits: UnsafePointer<UInt8>) -> UInt32 {
+    // Safe because the caller guarantees four readable bytes. The first digit is the word's low
+    // byte.
+    let word = UInt32(littleEndian: UnsafeRawPointer(digits).loadUnaligned(as: UInt32.self))
+    // Safe because each byte's nibble is at most 15 + 9: no carry between bytes.
+    let nibbles = (word & 0x0F0F_0F0F) &+ ((word >> 6) & 0x0101_0101) &* 9
+    // Bytes 0 and 2 become (first << 4 | second) and (third << 4 | fourth).
+    let pairs = (nibbles & 0x000F_000F) << 4 | (nibbles >> 8) & 0x000F_000F
+    return (pairs & 0xFF) << 8 | (pairs >> 16) & 0xFF
   }
 
   /// Writes the UTF-8 encoding of a Unicode scalar value at `out` (room for 4 bytes); returns

@@ -9,6 +9,9 @@ import Testing
     #"plain"#, #"a\"b"#, #"back\\slash"#, #"\/\b\f\n\r\t"#, #"\u0000\u001f\u001F\u007f"#,
     #"caf\u00e9 \u00E9"#, #"\ud83d\ude00x\uD83D\uDE00"#, #"\u2028\u2029"#, #"\u0022\u005c"#,
     #"\u003c\u003e\u0026"#, #"tail\\"#, #"中文\n😀"#, #"\u4f60\u597d"#, #"\ud800"#, #"\udc00z"#,
+    // Around the bounds of the three-byte `\u` fast path: U+07FF / U+0800, the surrogates'
+    // neighbours U+D7FF / U+E000, U+FFFF, upper-case digits, and an escape at the very end.
+    #"\u07ff\u0800\u0800x"#, #"\uD7FF\uE000\uffff\uFFFF"#, #"a\u6D88"#, #"\u6d88\u606F\u6709"#,
   ]
 
   @Test(arguments: samples)
@@ -35,6 +38,63 @@ import Testing
     }
   }
 
+  /// The samples' decoding against a decoder written here from the JSON grammar, with the
+  /// standard library's hex parsing (the re-escaper and the decoder above share their hex
+  /// reading, so their agreement alone would not catch a wrong digit value).
+  @Test(arguments: samples)
+  func decodesAsTheGrammarSays(_ content: String) {
+    let raw = Array(content.utf8)
+    var decoded: [UInt8] = []
+    raw.withUnsafeBufferPointer { JSONEscapes.decode($0, into: &decoded) }
+    #expect(decoded == Self.referenceDecode(raw))
+  }
+
+  /// JSON string content decoded byte by byte; a lone surrogate becomes U+FFFD.
+  static func referenceDecode(_ raw: [UInt8]) -> [UInt8] {
+    var scalars = String.UnicodeScalarView()
+    var index = 0
+    func unit(at offset: Int) -> UInt32? {
+      guard offset + 4 <= raw.count else { return nil }
+      return UInt32(String(decoding: raw[offset..<offset + 4], as: UTF8.self), radix: 16)
+    }
+    var bytes: [UInt8] = []
+    func flush() {
+      bytes.append(contentsOf: Array(String(scalars).utf8))
+      scalars = String.UnicodeScalarView()
+    }
+    while index < raw.count {
+      guard raw[index] == UInt8(ascii: "\\"), index + 1 < raw.count else {
+        flush()
+        bytes.append(raw[index])
+        index += 1
+        continue
+      }
+      let letter = raw[index + 1]
+      index += 2
+      switch letter {
+      case UInt8(ascii: "b"): scalars.append("\u{08}")
+      case UInt8(ascii: "f"): scalars.append("\u{0C}")
+      case UInt8(ascii: "n"): scalars.append("\n")
+      case UInt8(ascii: "r"): scalars.append("\r")
+      case UInt8(ascii: "t"): scalars.append("\t")
+      case UInt8(ascii: "u"):
+        var value = unit(at: index) ?? 0xFFFD
+        index += 4
+        if (0xD800...0xDBFF).contains(value), index + 6 <= raw.count,
+          raw[index] == UInt8(ascii: "\\"), raw[index + 1] == UInt8(ascii: "u"),
+          let low = unit(at: index + 2), (0xDC00...0xDFFF).contains(low)
+        {
+          value = 0x10000 + (value - 0xD800) << 10 + (low - 0xDC00)
+          index += 6
+        }
+        scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}")
+      default: scalars.append(Unicode.Scalar(letter))
+      }
+    }
+    flush()
+    return bytes
+  }
+
   @Test func seededRandomContents() {
     var state: UInt64 = 0x9E37_79B9_7F4A_7C15
     func next() -> Int {
@@ -46,6 +106,7 @@ import Testing
       var content = ""
       for _ in 0..<(next() % 8) { content += pieces[next() % pieces.count] }
       oneExample(content)
+      decodesAsTheGrammarSays(content)
     }
   }
 }
