@@ -164,6 +164,31 @@ struct TokenizerFastPathTests {
     }
   }
 
+  /// Keys are read where an object says one comes (after `{` and after `,`) and `,` is tested
+  /// before the closing bracket and the end: every separator in and out of place, with and
+  /// without whitespace around it, must get the reference tokenizer's verdict and tape.
+  @Test func agreesWithTheReferenceOnSeparatorsAndKeys() {
+    let lines = [
+      #"{"a":1}"#, #"{"a":1,"b":[2,{"c":{}}],"d":{"e":[]}}"#, #"{ }"#, #"[ ]"#, #"{"a":{ }}"#,
+      #"{"a" : 1 , "b" :2}"#, "{\t\"a\"\t:\t1\t}", "{\r\n\"a\":1}", #"[1 , 2 ,3]"#,
+      #"1,2"#, #"[1,]"#, #"[,1]"#, #"[,]"#, #"{"a":1,}"#, #"{,"a":1}"#, #"{"a" 1}"#, #"{"a":}"#,
+      #"{"a"}"#, #"{"a":1 "b":2}"#, #"{"a":1}}"#, #"[1]]"#, #"{"a":1]"#, #"[1}"#, #"]"#, #"}"#,
+      #","#, #":"#, #"{:1}"#, #"{1:2}"#, #"{"a"::1}"#, #"{"a":1,,"b":2}"#, #"{"a":1}, "#,
+      #"{"a":1} {"b":2}"#, #"[{"a":1},{"b":2},]"#, #"{"a":[1,2],"b":"c"}"#, "{\"a\":1,\u{0}}",
+      #"{"a":1,"#, #"{"a":"#, #"{"a""#, #"{""#, #"{"#, #"["#, #"[1,"#, "{\"a\":1}\u{0}",
+      #"{"":1,"":2}"#, #"{"\u0041":1,"\"":2}"#, #"{"a":1,"a":2}"#, #"[[],[[]],{}]"#,
+    ]
+    var tokenizer = JSONTokenizer()
+    for line in lines {
+      let bytes = Array(line.utf8)
+      for maxDepth in [512, 1, 2] {
+        #expect(
+          fastVerdict(bytes, maxDepth: maxDepth, tokenizer: &tokenizer)
+            == referenceVerdict(bytes, maxDepth: maxDepth), "\(line) maxDepth=\(maxDepth)")
+      }
+    }
+  }
+
   @Test func agreesWithTheReferenceOnNumbersOfEveryLength() {
     var tokenizer = JSONTokenizer()
     for digits in 1..<40 {
