@@ -170,8 +170,9 @@ package struct JSONTokenizer {
         if byte != closer {
           if isObject {
             // The first key: keys are read where an object says one comes, so the value loop
-            // never asks whether a string is a key. (Written out here and after `,`: as a
-            // function taking and returning values it cost 1.5 % more instructions per line.)
+            // never asks whether a string is a key. The steps are written out here and after
+            // `,`: as one function they compiled to more work per key (docs/DECISIONS.md
+            // [issue 25, tokenizer]).
             guard byte == ASCII.quote else { return false }
             index = Self.recordString(base, count, at: index, tape + tapeCount, tapeCount)
             guard index >= 0 else { return false }
