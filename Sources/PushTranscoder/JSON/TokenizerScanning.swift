@@ -151,11 +151,8 @@ enum TokenizerScan {
     let digits = (low &+ 0x5050_5050) & ~(low &+ 0x4646_4646)  // 0x30...0x39
     let letters = (lowerLow &+ 0x1F1F_1F1F) & ~(lowerLow &+ 0x1919_1919)  // 0x61...0x66
     guard (digits | letters) & ~word & 0x8080_8080 == 0x8080_8080 else { return nil }
-    // Each byte's value: its low nibble, plus 9 for a letter ('a' is 0x61).
-    let nibbles = (lower & 0x0F0F_0F0F) &+ ((letters & 0x8080_8080) >> 7) &* 9
-    // Bytes 0 and 2 become (first << 4 | second) and (third << 4 | fourth).
-    let pairs = (nibbles & 0x000F_000F) << 4 | (nibbles >> 8) & 0x000F_000F
-    return (pairs & 0xFF) << 8 | (pairs >> 16) & 0xFF
+    // Safe because at + 4 <= count (checked above) and the four bytes are hex digits.
+    return JSONEscapes.hex4(base + at)
   }
 
   /// The offset of the first byte at or after `start` that is not an ASCII digit (or `count`).
