@@ -35,10 +35,12 @@ let package = Package(
       name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
     // glibc's <malloc.h> (`mallopt`), which the Glibc module leaves out.
     .systemLibrary(name: "CMalloc"),
+    // SSE2 byte-class masks (`pmovmskb`) for the tokenizer's string scans.
+    .systemLibrary(name: "CByteScan"),
     .target(
       name: "PushTranscoder",
       dependencies: [
-        "CZlib", "CLZ4", "CDeflate",
+        "CZlib", "CLZ4", "CDeflate", "CByteScan",
         .product(name: "SystemPackage", package: "swift-system"),
       ]
     ),

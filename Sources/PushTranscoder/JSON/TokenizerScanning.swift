@@ -1,3 +1,5 @@
+import CByteScan
+
 /// Byte-level scanners for the tokenizer's fast path (`JSONTokenizer.parseFast`).
 ///
 /// Each answers "where does this lexeme end" for a line already known to hold it, or `bail`
@@ -14,30 +16,17 @@ enum TokenizerScan {
   static func plainEnd(_ base: UnsafePointer<UInt8>, _ start: Int, _ count: Int) -> Int {
     guard start &+ 16 <= count else { return start }
     // Safe because start + 16 <= count: the unaligned 16-byte load stays inside the line.
-    let block = UnsafeRawPointer(base + start).loadUnaligned(as: SIMD16<UInt8>.self)
-    let lanes = specialLanes(block)
-    if lanes.low != 0 { return start &+ lanes.low.trailingZeroBitCount &>> 3 }
-    if lanes.high != 0 { return start &+ 8 &+ lanes.high.trailingZeroBitCount &>> 3 }
-    return start &+ 16
+    // Bit 16 stands for "none of the 16": the offset is then start + 16.
+    return start &+ (specialMask(base + start) | 0x1_0000).trailingZeroBitCount
   }
 
-  /// Marks the quotes, backslashes, control bytes (0x00...0x1F) and non-ASCII bytes of `block`:
-  /// 0xFF in their byte of the two little-endian words, 0 elsewhere.
+  /// Bit i set when byte i of the 16 at `at` is a quote, backslash, control byte (0x00...0x1F) or
+  /// non-ASCII byte. The C shim's SSE2 `pmovmskb` gives the mask in one instruction; Swift's
+  /// SIMD types have no bitmask extraction on baseline x86-64 (docs/DECISIONS.md [issue 25,
+  /// tokenizer]). The caller guarantees 16 readable bytes.
   @inline(__always)
-  static func specialLanes(_ block: SIMD16<UInt8>) -> (low: UInt64, high: UInt64) {
-    // As signed bytes, control and non-ASCII bytes are exactly those below 0x20: one compare
-    // finds both.
-    // (Spelled with explicit element types: inferred ones compile to a per-lane loop.)
-    let quotes = SIMD16<UInt8>(repeating: ASCII.quote)
-    let backslashes = SIMD16<UInt8>(repeating: ASCII.backslash)
-    let spaces = SIMD16<Int8>(repeating: Int8(ASCII.space))
-    let special =
-      (block .== quotes) .| (block .== backslashes)
-      .| (unsafeBitCast(block, to: SIMD16<Int8>.self) .< spaces)
-    // Safe because both casts keep 16 bytes: 16 UInt8 lanes as Int8, and a 16-lane mask of 0 or
-    // 0xFF bytes as two words.
-    let lanes = unsafeBitCast(special, to: SIMD2<UInt64>.self)
-    return (UInt64(littleEndian: lanes[0]), UInt64(littleEndian: lanes[1]))
+  static func specialMask(_ at: UnsafePointer<UInt8>) -> UInt32 {
+    pt_string_specials16(at)
   }
 
   /// The closing quote of the string whose content continues at `start` (where `plainEnd`
@@ -81,15 +70,10 @@ enum TokenizerScan {
       // Skip 16 plain bytes at a time; stop at the first quote, backslash, control or non-ASCII.
       while cursor &+ 16 <= count {
         // Safe because cursor + 16 <= count: the unaligned 16-byte load stays inside the line.
-        let block = UnsafeRawPointer(base + cursor).loadUnaligned(as: SIMD16<UInt8>.self)
-        // Each special byte is 0xFF in its lane; the lowest set bit gives the first one.
-        let lanes = specialLanes(block)
-        if lanes.low != 0 {
-          cursor &+= lanes.low.trailingZeroBitCount &>> 3
-          break
-        }
-        if lanes.high != 0 {
-          cursor &+= 8 &+ lanes.high.trailingZeroBitCount &>> 3
+        // The lowest set bit is the first special byte.
+        let mask = specialMask(base + cursor)
+        if mask != 0 {
+          cursor &+= mask.trailingZeroBitCount
           break
         }
         cursor &+= 16

@@ -262,6 +262,31 @@ struct UTF8FastPathTests {
     }
   }
 
+  /// The string scanners' 16-byte mask (the C shim's `pmovmskb`): every byte value in every lane,
+  /// among plain bytes and beside a second special byte, against the definition byte by byte.
+  @Test func specialMaskMarksExactlyTheSpecialBytesOfEveryLane() {
+    func isSpecial(_ byte: UInt8) -> Bool {
+      byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80
+    }
+    var block = [UInt8](repeating: UInt8(ascii: "a"), count: 32)
+    for lane in 0..<16 {
+      for value in 0...255 {
+        for other in [UInt8(ascii: "b"), 0x80, 0x1F] {
+          block[(lane + 5) % 16] = other
+          block[lane] = UInt8(value)
+          var expected: UInt32 = 0
+          for index in 0..<16 where isSpecial(block[index]) { expected |= 1 << index }
+          // Bytes past the 16 are never looked at.
+          block[16] = UInt8(ascii: "\"")
+          let mask = block.withUnsafeBufferPointer { TokenizerScan.specialMask($0.baseAddress!) }
+          #expect(mask == expected, "lane \(lane) value \(value) other \(other)")
+          block[(lane + 5) % 16] = UInt8(ascii: "a")
+        }
+      }
+      block[lane] = UInt8(ascii: "a")
+    }
+  }
+
   @Test func agreesOnEveryThreeByteSequenceAfterEveryAlignment() {
     for lead in 0xC0...0xFF {
       for second in stride(from: 0x70, through: 0xC8, by: 0x08) {
