@@ -66,12 +66,12 @@ public final class Transcoder {
     let chunk = lines.withUnsafeBytes { bytes in
       // Safe because `bytes` is not empty (checked above), so it has a base address; the
       // chunk takes a copy in memory it owns.
-      let memory = PageAlignedMemory.allocate(bytes.count)
-      memory.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+      let memory = SharedPageMemory(bytes: bytes.count)
+      memory.memory.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
       let newlines = NewlineScan.count(bytes.baseAddress!, bytes.count)
       return LineChunk(
-        allocation: memory, allocationBytes: max(bytes.count, PageAlignedMemory.pageSize),
-        start: 0, byteCount: bytes.count, sequence: 0, sourceIndex: 0, source: source,
+        memory: memory, start: 0, byteCount: bytes.count, sequence: 0, sourceIndex: 0,
+        source: source,
         firstLine: nextLineNumber,
         sourceOffset: 0, lineCount: newlines + (lines.last == ASCII.newline ? 0 : 1),
         maxLineBytes: options.maxLineBytes)

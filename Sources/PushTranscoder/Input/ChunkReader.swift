@@ -10,9 +10,11 @@ import Glibc
 ///                                                    reads start here ▲
 /// ```
 /// When the read area is full (or the source ends) the bytes up to the last `\n` become a
-/// `LineChunk`, which takes the staging memory; the bytes after it are copied into a fresh
+/// `LineChunk`, which holds the staging memory; the bytes after it are copied into a fresh
 /// staging buffer whose headroom is rounded up to pages, so every `read(2)` still lands on a
-/// page boundary. A partial line that fills the whole buffer grows it (at most to about
+/// page boundary. With `pieceBytes` set, the read area is filled a piece at a time, and the
+/// whole lines of each piece become a chunk at once, sharing the staging memory; the reader
+/// then writes only past them. A partial line that fills the whole buffer grows it (at most to about
 /// `maxLineBytes + chunkBytes`); once it holds `maxLineBytes + 2` bytes without a `\n` the line
 /// is certainly too long, and the reader keeps its first `maxLineBytes` bytes, reads and drops
 /// the rest up to the next `\n`, and yields an `OverlongLine`. Memory stays below roughly
@@ -51,12 +53,19 @@ package final class ChunkReader: @unchecked Sendable {
   static let standardHeadroom = 64 << 10
 
   private struct Staging {
-    var memory: UnsafeMutableRawPointer
-    /// The size of the allocation behind `memory` (at least `capacity`; see `makeStaging`).
-    var allocation: Int
+    /// The allocation (at least `capacity` bytes; see `makeStaging`), shared with the chunks
+    /// cut from it.
+    let owner: SharedPageMemory
     var capacity: Int
+    /// The first byte not handed out in a chunk yet.
     var start: Int
+    /// The end of the bytes read.
     var end: Int
+    /// Where the search for a piece's last line end starts: the bytes from `start` up to it hold
+    /// no `\n` (each piece is searched once, so a long line read in many pieces stays linear).
+    var searched: Int
+
+    var memory: UnsafeMutableRawPointer { owner.memory }
   }
 
   private struct OpenSource {
@@ -92,6 +101,13 @@ package final class ChunkReader: @unchecked Sendable {
   /// Each chunk is also cut, at line boundaries, into batches of about this many bytes
   /// (`LineChunk.batches`): the pipeline's work items. Default: one batch per chunk.
   package var batchBytes = Int.max
+  /// When smaller than the chunk: the staging buffer is read this many bytes at a time, and the
+  /// whole lines of each piece are handed out as a chunk of their own, sharing the buffer,
+  /// while the rest of it is still to be read. The lines then reach a worker while the copy
+  /// `read(2)` made is still in the core's cache, instead of after the whole chunk (4 MiB by
+  /// default, more than a core's L2). The chunk size still bounds the buffers and the reads.
+  /// Default: one piece per buffer.
+  package var pieceBytes = Int.max
 
   /// Reads `inputs` in order; no inputs means stdin. `chunkBytes` is raised to 64 KiB and
   /// rounded up to whole pages.
@@ -123,10 +139,6 @@ package final class ChunkReader: @unchecked Sendable {
     self.init(
       inputs: paths.map(InputSource.init(argument:)), chunkBytes: chunkBytes,
       maxLineBytes: maxLineBytes)
-  }
-
-  deinit {
-    if let staging { PageAlignedMemory.release(staging.memory, bytes: staging.allocation) }
   }
 
   /// The next chunk or over-long line in input order; nil when every input is read. Throws the
@@ -190,7 +202,6 @@ package final class ChunkReader: @unchecked Sendable {
   /// Records `error` as the run's fatal error and returns it.
   private func fail(_ error: InputError) -> InputError {
     fatal = error
-    if let staging { PageAlignedMemory.release(staging.memory, bytes: staging.allocation) }
     closeSource()
     return error
   }
@@ -210,28 +221,32 @@ package final class ChunkReader: @unchecked Sendable {
     let capacity = headroom + readArea
     // Buffers of one size are recycled (`PageAlignedMemory.release`): a carry of up to 64 KiB
     // still gets the standard size, so nearly every chunk reuses a buffer.
-    let allocation = max(capacity, chunkBytes + Self.standardHeadroom)
-    let memory = PageAlignedMemory.allocate(allocation)
+    let owner = SharedPageMemory(bytes: max(capacity, chunkBytes + Self.standardHeadroom))
     // Safe because headroom >= count puts the copy inside the allocation, and every caller
-    // passes a carry of `count` bytes in a buffer it releases only after this call.
+    // passes a carry of `count` bytes in a buffer it holds until after this call.
     if let carry, count > 0 {
-      (memory + headroom - count).copyMemory(from: carry, byteCount: count)
+      (owner.memory + headroom - count).copyMemory(from: carry, byteCount: count)
     }
     peakStagingBytes = max(peakStagingBytes, capacity)
     return Staging(
-      memory: memory, allocation: allocation, capacity: capacity, start: headroom - count,
-      end: headroom)
+      owner: owner, capacity: capacity, start: headroom - count, end: headroom,
+      searched: headroom - count)
   }
 
-  /// Reads into the staging buffer until it is full, the source ends, or the decoder fails.
+  /// Reads into the staging buffer until it is full, the source ends, the decoder fails, or
+  /// `pieceBytes` more bytes are read.
   private func fill() {
     guard var buffer = staging, let source = current else { return }
     defer { staging = buffer }
-    while buffer.end < buffer.capacity && !sourceEnded && sourceFailure == nil {
+    // The piece ends `pieceBytes` on, or at the buffer's end when less than a piece is left.
+    let pieceEnd =
+      buffer.end > buffer.capacity - pieceBytes ? buffer.capacity : buffer.end + pieceBytes
+    while buffer.end < pieceEnd && !sourceEnded && sourceFailure == nil {
       do {
-        // Safe because end < capacity <= allocation: the read fills only the free read area.
+        // Safe because end < capacity <= allocation: the read fills only the free read area,
+        // past every byte a chunk covers.
         let n = try source.decoder.read(
-          into: buffer.memory + buffer.end, capacity: buffer.capacity - buffer.end)
+          into: buffer.memory + buffer.end, capacity: pieceEnd - buffer.end)
         if n == 0 {
           sourceEnded = true
         } else {
@@ -250,6 +265,12 @@ package final class ChunkReader: @unchecked Sendable {
     fill()
     guard var buffer = staging else { return nil }
     if atSourceStart {
+      // A byte-order mark is looked for once three bytes are staged (a piece may hold fewer).
+      if buffer.end - buffer.start < 3 && buffer.end < buffer.capacity && !sourceEnded
+        && sourceFailure == nil
+      {
+        return nil
+      }
       atSourceStart = false
       let bytes = buffer.memory + buffer.start
       // Safe because the three loads run only when at least 3 bytes are staged.
@@ -279,12 +300,25 @@ package final class ChunkReader: @unchecked Sendable {
     if sourceEnded {
       staging = nil
       if count == 0 {
-        PageAlignedMemory.release(buffer.memory, bytes: buffer.allocation)
         closeSource()
         return nil
       }
       let chunk = makeChunk(buffer, count: count)
       closeSource()
+      return .chunk(chunk)
+    }
+    if buffer.end < buffer.capacity {
+      // A piece of the buffer is read: its whole lines go out now, the rest stays in place.
+      // Only the bytes read since the last search can hold the piece's last `\n`.
+      let searched = max(buffer.searched - buffer.start, 0)
+      buffer.searched = buffer.end
+      guard let last = NewlineScan.lastIndex(base + searched, count - searched) else {
+        staging = buffer
+        return nil
+      }
+      let chunk = makeChunk(buffer, count: searched + last + 1)
+      buffer.start += searched + last + 1
+      staging = buffer
       return .chunk(chunk)
     }
     // The buffer is full.
@@ -302,20 +336,19 @@ package final class ChunkReader: @unchecked Sendable {
       overlong = OverlongState(
         prefix: Array(UnsafeBufferPointer(start: bytes, count: maxLineBytes)), length: count,
         lastWasCarriageReturn: bytes[count - 1] == ASCII.carriageReturn)
-      buffer.start = 0
-      buffer.end = 0
-      staging = buffer
+      // A fresh buffer as scratch for the rest: chunks cut from the front of this one may still
+      // be with the workers.
+      staging = makeStaging(carry: nil, count: 0, readArea: chunkBytes)
       return try discardOverlong()
     }
     // One partial line fills the buffer: grow (double, but no further than the limit needs).
     let wanted = min(count, tooLongThreshold - count)
     let readArea = max(chunkBytes, PageAlignedMemory.roundUp(wanted))
     staging = makeStaging(carry: base, count: count, readArea: readArea)
-    PageAlignedMemory.release(buffer.memory, bytes: buffer.allocation)
     return nil
   }
 
-  /// Turns `buffer[start ..< start + count]` into a chunk that owns the buffer's memory.
+  /// Turns `buffer[start ..< start + count]` into a chunk that holds the buffer's memory.
   private func makeChunk(_ buffer: Staging, count: Int) -> LineChunk {
     let base = buffer.memory + buffer.start
     // Batches end after the first `\n` at or past `batchBytes` bytes; counting each batch's
@@ -341,8 +374,7 @@ package final class ChunkReader: @unchecked Sendable {
     if base.load(fromByteOffset: count - 1, as: UInt8.self) != ASCII.newline { lines += 1 }
     let source = current!
     let chunk = LineChunk(
-      allocation: buffer.memory, allocationBytes: buffer.allocation, start: buffer.start,
-      byteCount: count, sequence: sequence,
+      memory: buffer.owner, start: buffer.start, byteCount: count, sequence: sequence,
       sourceIndex: source.index, source: source.name, firstLine: lineNumber,
       sourceOffset: stagingOffset, lineCount: lines, maxLineBytes: maxLineBytes, batches: batches)
     sequence += 1
@@ -369,7 +401,6 @@ package final class ChunkReader: @unchecked Sendable {
       if n == 0 {
         // A final line without `\n`: everything read is the line.
         let event = makeOverlong(state, consumed: UInt64(state.length))
-        PageAlignedMemory.release(buffer.memory, bytes: buffer.allocation)
         closeSource()
         return event
       }
@@ -384,7 +415,6 @@ package final class ChunkReader: @unchecked Sendable {
         overlong = nil
         staging = makeStaging(
           carry: scratch + index + 1, count: n - index - 1, readArea: chunkBytes)
-        PageAlignedMemory.release(buffer.memory, bytes: buffer.allocation)
         return event
       }
       state.length += n

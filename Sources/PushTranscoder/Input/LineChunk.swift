@@ -1,6 +1,7 @@
 import Glibc
 
-/// A run of whole lines of one source, in memory the chunk owns.
+/// A run of whole lines of one source, in a staging buffer the chunk holds (with the chunks cut
+/// from the same buffer before it, when the reader hands out pieces: `ChunkReader.pieceBytes`).
 ///
 /// ```
 ///  allocation            bytes (byteCount)
@@ -14,8 +15,8 @@ import Glibc
 /// last line of a source may end without one. A chunk never spans two sources, and it is never
 /// empty. The bytes are immutable after the reader builds the chunk.
 ///
-/// Memory: the allocation is page-aligned (`PageAlignedMemory`) and released to its pool when the
-/// last reference goes. Offsets cross thread boundaries, pointers do not: hand the chunk whole to
+/// Memory: the allocation is page-aligned (`SharedPageMemory`) and released to its pool when the
+/// last chunk holding it, and the reader, let it go. Offsets cross thread boundaries, pointers do not: hand the chunk whole to
 /// a worker, and use `Line.offset` (the line's byte offset within the chunk) in anything that
 /// outlives a borrow.
 package final class LineChunk: @unchecked Sendable {
@@ -57,21 +58,19 @@ package final class LineChunk: @unchecked Sendable {
     package let firstLine: Int
   }
 
-  private let allocation: UnsafeMutableRawPointer
-  private let allocationBytes: Int
+  /// Keeps the bytes alive.
+  private let memory: SharedPageMemory
   private let base: UnsafePointer<UInt8>
 
   init(
-    allocation: UnsafeMutableRawPointer, allocationBytes: Int, start: Int, byteCount: Int,
-    sequence: Int,
+    memory: SharedPageMemory, start: Int, byteCount: Int, sequence: Int,
     sourceIndex: Int, source: String, firstLine: Int, sourceOffset: UInt64, lineCount: Int,
     maxLineBytes: Int, batches: [Batch]? = nil
   ) {
-    self.allocation = allocation
-    self.allocationBytes = allocationBytes
+    self.memory = memory
     // Safe because the reader passes `byteCount` filled bytes at `start` in the allocation, which
-    // is only ever accessed as bytes.
-    self.base = UnsafePointer((allocation + start).assumingMemoryBound(to: UInt8.self))
+    // is only ever accessed as bytes, and writes no byte of that range afterwards.
+    self.base = UnsafePointer((memory.memory + start).assumingMemoryBound(to: UInt8.self))
     self.byteCount = byteCount
     self.sequence = sequence
     self.sourceIndex = sourceIndex
@@ -82,8 +81,6 @@ package final class LineChunk: @unchecked Sendable {
     self.maxLineBytes = maxLineBytes
     self.batches = batches ?? [Batch(start: 0, end: byteCount, firstLine: firstLine)]
   }
-
-  deinit { PageAlignedMemory.release(allocation, bytes: allocationBytes) }
 
   /// The number of the line after the chunk's last line.
   package var endLine: Int { firstLine + lineCount }

@@ -123,6 +123,71 @@ import Testing
     #expect(small.overlong.map(\.lineNumber) == [501, 3000])
   }
 
+  /// Pieces (`pieceBytes`) cut the staging buffer into chunks that share it while the reader
+  /// goes on filling it: every chunk is held until the end and read only then, so a read into
+  /// bytes a chunk covers (the over-long path's scratch, a carry, a grown buffer) would show as
+  /// changed lines. Long lines span many pieces, and some are over the limit.
+  @Test(arguments: [1, 4096, 65_536])
+  func piecesGiveTheSameLinesAndKeepTheirBytes(pieceBytes: Int) throws {
+    let dir = TemporaryDirectory()
+    var lines = sampleLines(3000, seed: 11)
+    lines[0] = "\u{FEFF}" + lines[0]
+    lines[10] = String(repeating: "a", count: 120_000)
+    // Over the limit near the start of a fresh buffer, after pieces of it went out: the rest of
+    // the line is read into scratch memory, which must not be that buffer.
+    lines[20] = String(repeating: "g", count: 400_000)
+    lines[500] = String(repeating: "b", count: 700_000)
+    lines[501] = String(repeating: "c", count: 100 << 10)
+    lines[502] = String(repeating: "d", count: (100 << 10) + 1)
+    lines[1500] = String(repeating: "f", count: 90_000)
+    lines[2999] = String(repeating: "e", count: 300_000)
+    let path = dir.write("mixed", lines.joined(separator: "\r\n"))
+    let reference = collect(
+      ChunkReader(paths: [path], chunkBytes: 4 << 20, maxLineBytes: 100 << 10))
+    for chunkBytes in [64 << 10, 256 << 10] {
+      let reader = ChunkReader(paths: [path], chunkBytes: chunkBytes, maxLineBytes: 100 << 10)
+      reader.pieceBytes = pieceBytes
+      var events: [InputEvent] = []
+      while let event = try reader.next() { events.append(event) }
+      var seen: [SeenLine] = []
+      var offset: UInt64 = 3
+      for event in events {
+        switch event {
+        case .chunk(let chunk):
+          #expect(chunk.sourceOffset == offset, "chunk \(chunk.sequence)")
+          offset = chunk.sourceOffset + UInt64(chunk.byteCount)
+          var iterator = chunk.makeLineIterator()
+          while let line = iterator.next() {
+            if let long = chunk.overlongLine(line) {
+              seen.append(
+                .tooLong(
+                  source: long.source, number: long.lineNumber, prefix: long.prefix,
+                  length: long.length))
+            } else {
+              seen.append(
+                .line(source: chunk.source, number: line.number, bytes: Array(line.bytes)))
+            }
+          }
+        case .overlongLine(let long):
+          offset = long.sourceOffset + UInt64(long.length) + 2
+          seen.append(
+            .tooLong(
+              source: long.source, number: long.lineNumber, prefix: long.prefix,
+              length: long.length))
+        }
+      }
+      #expect(seen.count == reference.lines.count, "chunkBytes \(chunkBytes)")
+      let pairs = zip(seen, reference.lines).enumerated()
+      let differing = pairs.first { $0.element.0 != $0.element.1 }?.offset
+      #expect(differing == nil, "chunkBytes \(chunkBytes): line \(differing.map { $0 + 1 } ?? 0)")
+      #expect(events.map(\.sequence) == Array(0..<events.count))
+      if pieceBytes < chunkBytes / 2 {
+        // The pieces did cut the buffers: more chunks than buffers' worth of input.
+        #expect(events.count > reference.sequences.count)
+      }
+    }
+  }
+
   @Test func lineExactlyAtTheLimitPassesAndOneOverIsTooLong() {
     let dir = TemporaryDirectory()
     let limit = 1000
