@@ -71,7 +71,7 @@ struct InputOptions: ParsableArguments {
 
   @Option(
     parsing: .unconditional,
-    help: "Bytes per read buffer (65536 to 1073741824); lines go to the workers as they are read.")
+    help: "Bytes per read buffer (65536 to 1073741824).")
   var chunkBytes: Int = 4 * 1024 * 1024
 
   @Option(help: "Progress line on stderr: auto (when a terminal), always, never.")

@@ -7,18 +7,24 @@ final class InputReader: @unchecked Sendable {
   private var pending: [WorkItem] = []
   private var pendingIndex = 0
 
-  /// The most a work item covers: a chunk's buffer (`--chunk-bytes`, 4 MiB by default) is read
-  /// in pieces of about 256 KiB, and the whole lines of each piece go to a worker at once, while
-  /// the copy `read(2)` made is still in the core's L2 (512 KiB here) rather than after the whole
-  /// chunk; a piece and the records rendered from it stay close to the core, and the cores share
-  /// the work in fine steps. A longer chunk (a piece that ends a long line) is cut into batches
-  /// of about 1 MiB at line boundaries.
+  /// With one thread, a chunk's buffer (`--chunk-bytes`, 4 MiB by default) is read in pieces of
+  /// about 256 KiB, and the whole lines of each piece are processed at once, on the same core,
+  /// while the copy `read(2)` made is still in its L2 (512 KiB here), not after the whole
+  /// chunk went through it. With more threads the reader runs on a core of its own, the lines
+  /// reach a worker through the shared cache either way, and smaller work items only cost:
+  /// the in-flight window (`threads + 2` items) would hold less work, and the batch runs were
+  /// 2–5 % slower with pieces (docs/DECISIONS.md [6.7, 7]).
   static let pieceBytes = 256 << 10
+  /// The most a work item covers otherwise: a chunk goes to the workers in batches of about
+  /// 1 MiB cut at line boundaries, so that a batch and the records rendered from it stay near
+  /// a core (all nine vendors write about three times the input), and the cores share the work
+  /// in finer steps.
   static let workItemBytes = 1 << 20
 
-  init(paths: [String], chunkBytes: Int, maxLineBytes: Int) throws {
+  /// Reads `paths`; `inPieces` when the run has one thread.
+  init(paths: [String], chunkBytes: Int, maxLineBytes: Int, inPieces: Bool) throws {
     reader = ChunkReader(paths: paths, chunkBytes: chunkBytes, maxLineBytes: maxLineBytes)
-    reader.pieceBytes = Self.pieceBytes
+    if inPieces { reader.pieceBytes = Self.pieceBytes }
     reader.batchBytes = Self.workItemBytes
   }
 

@@ -130,7 +130,7 @@ package enum Runner {
     do {
       reader = try InputReader(
         paths: configuration.inputs, chunkBytes: configuration.chunkBytes,
-        maxLineBytes: options.maxLineBytes)
+        maxLineBytes: options.maxLineBytes, inPieces: configuration.threads == 1)
     } catch {
       return fail("\(error)")
     }
