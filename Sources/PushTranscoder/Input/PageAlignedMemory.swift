@@ -95,7 +95,7 @@ enum PageAlignedMemory {
 /// A page-aligned buffer (`PageAlignedMemory`) given back to the pool when the last reference
 /// goes: a staging buffer, which the reader fills while the chunks cut from its front are still
 /// with the workers.
-package final class SharedPageMemory: @unchecked Sendable {
+final class SharedPageMemory: @unchecked Sendable {
   // Safe because the pointer and size never change, and the memory is released only in deinit,
   // when no holder is left. Who writes which bytes is the holders' contract (`ChunkReader`
   // writes only past the bytes its chunks cover).
