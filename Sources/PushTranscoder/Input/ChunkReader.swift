@@ -14,11 +14,12 @@ import Glibc
 /// staging buffer whose headroom is rounded up to pages, so every `read(2)` still lands on a
 /// page boundary. With `pieceBytes` set, the read area is filled a piece at a time, and the
 /// whole lines of each piece become a chunk at once, sharing the staging memory; the reader
-/// then writes only past them. A partial line that fills the whole buffer grows it (at most to about
-/// `maxLineBytes + chunkBytes`); once it holds `maxLineBytes + 2` bytes without a `\n` the line
-/// is certainly too long, and the reader keeps its first `maxLineBytes` bytes, reads and drops
-/// the rest up to the next `\n`, and yields an `OverlongLine`. Memory stays below roughly
-/// `2 × (chunkBytes + maxLineBytes)` for the reader, plus the chunks still owned downstream.
+/// then writes only past them. A partial line that fills the whole buffer grows it (at most to
+/// about `maxLineBytes + chunkBytes`); once it holds `maxLineBytes + 2` bytes without a `\n`
+/// the line is certainly too long, and the reader keeps its first `maxLineBytes` bytes, reads
+/// and drops the rest (into a buffer of its own) up to the next `\n`, and yields an
+/// `OverlongLine`. Memory stays below roughly `2 × (chunkBytes + maxLineBytes)` for the reader,
+/// plus the chunks still held downstream.
 ///
 /// Faults: a source that cannot be opened or read, or a truncated or corrupt compressed stream,
 /// is fatal. The complete lines decoded before the fault are yielded first (a final chunk);
@@ -107,7 +108,7 @@ package final class ChunkReader: @unchecked Sendable {
   /// `read(2)` made is still in the core's cache, instead of after the whole chunk (4 MiB by
   /// default, more than a core's L2). The chunk size still bounds the buffers and the reads.
   /// Default: one piece per buffer.
-  package var pieceBytes = Int.max
+  var pieceBytes = Int.max
 
   /// Reads `inputs` in order; no inputs means stdin. `chunkBytes` is raised to 64 KiB and
   /// rounded up to whole pages.
@@ -307,22 +308,23 @@ package final class ChunkReader: @unchecked Sendable {
       closeSource()
       return .chunk(chunk)
     }
+    // The last `\n` staged: only the bytes read since the last search can hold it.
+    let searched = max(buffer.searched - buffer.start, 0)
+    buffer.searched = buffer.end
+    let last = NewlineScan.lastIndex(base + searched, count - searched).map { searched + $0 }
     if buffer.end < buffer.capacity {
       // A piece of the buffer is read: its whole lines go out now, the rest stays in place.
-      // Only the bytes read since the last search can hold the piece's last `\n`.
-      let searched = max(buffer.searched - buffer.start, 0)
-      buffer.searched = buffer.end
-      guard let last = NewlineScan.lastIndex(base + searched, count - searched) else {
+      guard let last else {
         staging = buffer
         return nil
       }
-      let chunk = makeChunk(buffer, count: searched + last + 1)
-      buffer.start += searched + last + 1
+      let chunk = makeChunk(buffer, count: last + 1)
+      buffer.start += last + 1
       staging = buffer
       return .chunk(chunk)
     }
     // The buffer is full.
-    if let last = NewlineScan.lastIndex(base, count) {
+    if let last {
       // Safe because last < count: the carry is the `carried` bytes after the last `\n`.
       let carried = count - last - 1
       staging = makeStaging(carry: base + last + 1, count: carried, readArea: chunkBytes)
@@ -330,7 +332,7 @@ package final class ChunkReader: @unchecked Sendable {
     }
     if count >= tooLongThreshold {
       // No `\n` in the first maxLineBytes + 2 bytes: longer than the limit even if the next
-      // bytes are "\r\n". Keep the prefix, reuse the buffer as scratch for the rest.
+      // bytes are "\r\n". Keep the prefix.
       // Safe because staging is only ever accessed as bytes and count >= maxLineBytes + 2.
       let bytes = base.assumingMemoryBound(to: UInt8.self)
       overlong = OverlongState(

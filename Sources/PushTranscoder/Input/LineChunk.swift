@@ -16,9 +16,9 @@ import Glibc
 /// empty. The bytes are immutable after the reader builds the chunk.
 ///
 /// Memory: the allocation is page-aligned (`SharedPageMemory`) and released to its pool when the
-/// last chunk holding it, and the reader, let it go. Offsets cross thread boundaries, pointers do not: hand the chunk whole to
-/// a worker, and use `Line.offset` (the line's byte offset within the chunk) in anything that
-/// outlives a borrow.
+/// last chunk holding it, and the reader, let it go. Offsets cross thread boundaries, pointers
+/// do not: hand the chunk whole to a worker, and use `Line.offset` (the line's byte offset
+/// within the chunk) in anything that outlives a borrow.
 package final class LineChunk: @unchecked Sendable {
   // Safe because every stored property is immutable after init, the bytes behind `base` are
   // written only before init and never after, and the allocation is freed only in deinit, when

@@ -149,6 +149,7 @@ import Testing
       reader.pieceBytes = pieceBytes
       var events: [InputEvent] = []
       while let event = try reader.next() { events.append(event) }
+      // Every chunk is read only now, after the reader has read everything.
       var seen: [SeenLine] = []
       var offset: UInt64 = 3
       for event in events {
@@ -156,25 +157,10 @@ import Testing
         case .chunk(let chunk):
           #expect(chunk.sourceOffset == offset, "chunk \(chunk.sequence)")
           offset = chunk.sourceOffset + UInt64(chunk.byteCount)
-          var iterator = chunk.makeLineIterator()
-          while let line = iterator.next() {
-            if let long = chunk.overlongLine(line) {
-              seen.append(
-                .tooLong(
-                  source: long.source, number: long.lineNumber, prefix: long.prefix,
-                  length: long.length))
-            } else {
-              seen.append(
-                .line(source: chunk.source, number: line.number, bytes: Array(line.bytes)))
-            }
-          }
         case .overlongLine(let long):
           offset = long.sourceOffset + UInt64(long.length) + 2
-          seen.append(
-            .tooLong(
-              source: long.source, number: long.lineNumber, prefix: long.prefix,
-              length: long.length))
         }
+        seen += seenLines(of: event)
       }
       #expect(seen.count == reference.lines.count, "chunkBytes \(chunkBytes)")
       let pairs = zip(seen, reference.lines).enumerated()

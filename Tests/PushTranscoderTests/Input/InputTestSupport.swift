@@ -67,30 +67,41 @@ func collect(_ reader: ChunkReader, keepChunks: Bool = true) -> Collected {
       switch event {
       case .chunk(let chunk):
         if keepChunks { result.chunks.append(chunk) }
-        var iterator = chunk.makeLineIterator()
-        while let line = iterator.next() {
-          if let long = chunk.overlongLine(line) {
-            result.lines.append(
-              .tooLong(
-                source: long.source, number: long.lineNumber, prefix: long.prefix,
-                length: long.length))
-          } else {
-            result.lines.append(
-              .line(source: chunk.source, number: line.number, bytes: Array(line.bytes)))
-          }
-        }
       case .overlongLine(let long):
         result.overlong.append(long)
-        result.lines.append(
-          .tooLong(
-            source: long.source, number: long.lineNumber, prefix: long.prefix,
-            length: long.length))
       }
+      result.lines += seenLines(of: event)
     }
   } catch {
     result.error = error
   }
   return result
+}
+
+/// The lines an event holds, as `collect` records them: a chunk's lines (those over the limit
+/// as too long), or the over-long line.
+func seenLines(of event: InputEvent) -> [SeenLine] {
+  switch event {
+  case .chunk(let chunk):
+    var lines: [SeenLine] = []
+    var iterator = chunk.makeLineIterator()
+    while let line = iterator.next() {
+      if let long = chunk.overlongLine(line) {
+        lines.append(
+          .tooLong(
+            source: long.source, number: long.lineNumber, prefix: long.prefix,
+            length: long.length))
+      } else {
+        lines.append(.line(source: chunk.source, number: line.number, bytes: Array(line.bytes)))
+      }
+    }
+    return lines
+  case .overlongLine(let long):
+    return [
+      .tooLong(
+        source: long.source, number: long.lineNumber, prefix: long.prefix, length: long.length)
+    ]
+  }
 }
 
 /// Deterministic NDJSON-ish lines of varying length.
