@@ -17,8 +17,8 @@ import Testing
     for length in [0, 1, 31, 63, 64, 65, 127, 128, 16_319, 16_320, 16_321, 32_700, 40_001] {
       for density in [0, 1, 16, 255] {
         let bytes = (0..<length).map { _ -> UInt8 in
-          UInt8.random(in: 0...255, using: &generator) < density ? 0x0A : UInt8.random(
-            in: 0...255, using: &generator)
+          let isNewline = UInt8.random(in: 0...255, using: &generator) < density
+          return isNewline ? 0x0A : UInt8.random(in: 0...255, using: &generator)
         }
         #expect(scanned(bytes) == expected(bytes), "length \(length), density \(density)")
         // Unaligned starts.
