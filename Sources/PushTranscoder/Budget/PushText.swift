@@ -141,21 +141,34 @@ package enum PushText {
     }
   }
 
-  /// `decodedPrefix(scalars:)` written over the contents of `bytes`, reusing its storage.
-  func decodePrefix(scalars limit: Int, into bytes: inout [UInt8]) {
+  /// `decodedPrefix(scalars:)` written over the contents of `bytes`, reusing its storage;
+  /// returns the number of scalars it holds (`limit`, or fewer when the text is shorter).
+  @discardableResult
+  func decodePrefix(scalars limit: Int, into bytes: inout [UInt8]) -> Int {
+    var scalars = 0
     switch self {
     case .slice(let slice):
       [UInt8].refill(&bytes, capacity: slice.count) {
-        Self.decodePrefix(of: CollectionOfOne(slice), scalars: limit, at: $0)
+        let written = Self.decodePrefix(of: CollectionOfOne(slice), scalars: limit, at: $0)
+        scalars = written.scalars
+        return written.bytes
       }
     case .pieces(let pieces):
       let capacity = pieces.reduce(0) { $0 + $1.count }
       [UInt8].refill(&bytes, capacity: capacity) {
-        Self.decodePrefix(of: pieces, scalars: limit, at: $0)
+        let written = Self.decodePrefix(of: pieces, scalars: limit, at: $0)
+        scalars = written.scalars
+        return written.bytes
       }
-    case .decoded:
-      bytes = decodedPrefix(scalars: limit)
+    case .decoded(let decoded):
+      bytes = decoded.withUnsafeBufferPointer {
+        let prefix = TextCut.scalarPrefix($0, scalars: limit)
+        scalars = prefix.scalars
+        // Safe because `scalarPrefix` returns an end at most the buffer's count.
+        return Array($0[..<prefix.end])
+      }
     }
+    return scalars
   }
 
   /// Decodes (or copies) the pieces' first `limit` scalars straight into one array of
@@ -163,32 +176,34 @@ package enum PushText {
   private static func decodedPrefix<Pieces: Sequence<StringSlice>>(
     of pieces: Pieces, capacity: Int, scalars limit: Int
   ) -> [UInt8] {
-    [UInt8].filled(capacity: capacity) { decodePrefix(of: pieces, scalars: limit, at: $0) }
+    [UInt8].filled(capacity: capacity) { decodePrefix(of: pieces, scalars: limit, at: $0).bytes }
   }
 
   /// Decodes (or copies) the pieces' first `limit` scalars to `out`, which has room for their
-  /// stored bytes (decoding never lengthens a text), and returns the bytes written.
+  /// stored bytes (decoding never lengthens a text), and returns the bytes written and the
+  /// scalars they hold.
   private static func decodePrefix<Pieces: Sequence<StringSlice>>(
     of pieces: Pieces, scalars limit: Int, at out: UnsafeMutablePointer<UInt8>
-  ) -> Int {
+  ) -> (bytes: Int, scalars: Int) {
     // Safe because the buffer has room for every piece's stored bytes, and a decoded or
     // copied piece never takes more room than it is stored in.
     var written = 0
     var remaining = limit
     for piece in pieces where remaining > 0 {
-      let start = written
       if piece.hasEscapes {
+        let start = written
         written += JSONEscapes.decode(piece.rawBytes, at: out + written, maxScalars: remaining)
+        remaining -= ScalarCount.ofUTF8(
+          UnsafeBufferPointer(start: out + start, count: written - start))
       } else {
-        let raw = piece.rawBytes
-        let end = TextCut.scalarPrefixEnd(raw, scalars: remaining)
-        (out + written).initialize(from: piece.pointer, count: end)
-        written += end
+        // Raw content without escapes is its decoded UTF-8: one walk finds the end and counts.
+        let prefix = TextCut.scalarPrefix(piece.rawBytes, scalars: remaining)
+        (out + written).initialize(from: piece.pointer, count: prefix.end)
+        written += prefix.end
+        remaining -= prefix.scalars
       }
-      remaining -= ScalarCount.ofUTF8(
-        UnsafeBufferPointer(start: out + start, count: written - start))
     }
-    return written
+    return (written, limit - remaining)
   }
 
   /// The number of decoded UTF-8 bytes.

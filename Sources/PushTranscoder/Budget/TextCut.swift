@@ -170,7 +170,17 @@ package enum TextCut {
   }
 
   /// The byte length of the first `scalars` scalars of decoded UTF-8 (all of it when shorter).
+  @inline(__always)
   static func scalarPrefixEnd(_ bytes: UnsafeBufferPointer<UInt8>, scalars: Int) -> Int {
+    scalarPrefix(bytes, scalars: scalars).end
+  }
+
+  /// The byte length of the first `scalars` scalars of decoded UTF-8 (all of it when shorter),
+  /// and how many scalars that is: `scalars`, or fewer when the text is shorter. Counted on the
+  /// way, so a caller that needs both walks the bytes once.
+  static func scalarPrefix(_ bytes: UnsafeBufferPointer<UInt8>, scalars: Int) -> (
+    end: Int, scalars: Int
+  ) {
     var seen = 0
     var index = 0
     // Whole words while they cannot hold the lead byte of scalar `scalars + 1`.
@@ -185,12 +195,12 @@ package enum TextCut {
     // Safe because index < bytes.count.
     while index < bytes.count {
       if bytes[index] & 0xC0 != 0x80 {
-        if seen == scalars { return index }
+        if seen == scalars { return (index, seen) }
         seen += 1
       }
       index += 1
     }
-    return index
+    return (index, seen)
   }
 
   @inline(__always)

@@ -252,8 +252,7 @@ package final class TextMemo {
     {
       return entries[slot].prefix
     }
-    text.decodePrefix(scalars: limit, into: &entries[slot].prefix)
-    let scalars = entries[slot].prefix.withUnsafeBufferPointer { ScalarCount.ofUTF8($0) }
+    let scalars = text.decodePrefix(scalars: limit, into: &entries[slot].prefix)
     entries[slot].hasPrefix = true
     entries[slot].prefixScalars = scalars
     entries[slot].prefixComplete = scalars < limit

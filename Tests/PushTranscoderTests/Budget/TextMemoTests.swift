@@ -27,6 +27,42 @@ import Testing
     }
   }
 
+  /// A prefix decoded in place reports how many scalars it holds (the memo keeps that count
+  /// instead of counting again): `limit`, or the whole text's count when it is shorter, for
+  /// plain, escaped, mixed and decoded texts, at limits around the 8-byte word walk.
+  @Test func decodedPrefixInPlaceCountsItsScalars() {
+    let plain = Array("ascii 中文 😀 e\u{301} and more plain text to pass a word or two".utf8)
+    let escaped = Array(#"ab\u00e9\u4e2d\ud83d\ude00 \"quoted\" tail 中文"#.utf8)
+    plain.withUnsafeBufferPointer { plainBytes in
+      escaped.withUnsafeBufferPointer { escapedBytes in
+        let plainSlice = StringSlice(escapedContent: plainBytes)
+        let escapedSlice = StringSlice(escapedContent: escapedBytes)
+        let texts: [PushText] = [
+          .slice(plainSlice), .slice(escapedSlice),
+          .pieces([plainSlice, escapedSlice, plainSlice]), .decoded(plain),
+        ]
+        for text in texts {
+          let total = text.scalarCount
+          for limit in [0, 1, 3, 7, 8, 9, 15, 16, 17, 40, total - 1, total, total + 1, 1000] {
+            var bytes: [UInt8] = Array("stale bytes of an earlier line".utf8)
+            let scalars = text.decodePrefix(scalars: limit, into: &bytes)
+            #expect(bytes == text.decodedPrefix(scalars: limit), "limit \(limit)")
+            let counted = bytes.withUnsafeBufferPointer { ScalarCount.ofUTF8($0) }
+            #expect(scalars == counted, "limit \(limit)")
+            #expect(scalars == min(limit, total), "limit \(limit)")
+          }
+        }
+        let plainScalars = String(decoding: plain, as: UTF8.self).unicodeScalars.count
+        for limit in 0...(plainScalars + 2) {
+          let prefix = TextCut.scalarPrefix(plainBytes, scalars: limit)
+          #expect(prefix.end == TextCut.scalarPrefixEnd(plainBytes, scalars: limit))
+          let counted = ScalarCount.ofUTF8(UnsafeBufferPointer(rebasing: plainBytes[..<prefix.end]))
+          #expect(prefix.scalars == counted && counted == min(limit, plainScalars))
+        }
+      }
+    }
+  }
+
   /// A borrowing cut of plain text is a slice of storage the memo owns (`CutBytes`), which holds
   /// the right bytes and moves only when a longer cut needs more room; asking for the same cut
   /// with and without borrowing, in either order, gives the same bytes; a text with escapes
