@@ -41,62 +41,79 @@ package enum FNV1a {
   /// FNV-1a is one dependent multiply per byte, so a single line runs at the multiplier's
   /// latency (about 4 cycles a byte). Four lines hashed side by side are four independent
   /// chains the core overlaps: the loop steps four lanes a byte each for as long as the
-  /// shortest lane lasts, then refills the lanes that ended with the next lines.
+  /// shortest lane lasts, then refills the lanes that ended with the next lines. The lanes are
+  /// four plain values, not an array: their bookkeeping runs once per line.
   package static func hashes(
     _ lines: UnsafeBufferPointer<UnsafeBufferPointer<UInt8>>,
     into hashes: UnsafeMutablePointer<UInt64>
   ) {
-    let lanes = 4
     var next = 0
-    // Per lane: the line index (-1 when idle), the cursor, the bytes left and the hash.
-    var line = InlineArray<4, Int>(repeating: -1)
-    var cursor = InlineArray<4, UnsafePointer<UInt8>?>(repeating: nil)
-    var left = InlineArray<4, Int>(repeating: 0)
-    var state = InlineArray<4, UInt64>(repeating: offsetBasis)
-    while true {
-      var active = 0
-      for lane in 0..<lanes {
-        while line[lane] < 0 || left[lane] == 0 {
-          if line[lane] >= 0 {
-            // Safe because `line[lane] < lines.count` and the caller gives room for that many.
-            hashes[line[lane]] = state[lane]
-            line[lane] = -1
-          }
-          guard next < lines.count else { break }
-          line[lane] = next
-          // Safe because the guard above keeps `next` below `lines.count`.
-          cursor[lane] = lines[next].baseAddress
-          left[lane] = lines[next].count
-          state[lane] = offsetBasis
-          next += 1
+    /// Stores the hash of the lane's line (if any), then gives the lane the next line that has
+    /// bytes (an empty line's hash is the basis, stored at once). False when no line is left.
+    func refill(_ lane: inout Lane) -> Bool {
+      while true {
+        // Safe because a lane's line is below `lines.count`, and the caller gives that many
+        // slots.
+        if lane.line >= 0 { hashes[lane.line] = lane.hash }
+        guard next < lines.count else {
+          lane.line = -1
+          return false
         }
-        if line[lane] >= 0 { active += 1 }
+        let line = lines[next]
+        lane = Lane(line: next, cursor: line.baseAddress, left: line.count, hash: offsetBasis)
+        next += 1
+        if lane.left > 0 { return true }
       }
-      guard active > 0 else { return }
-      if active < lanes {
-        // The last lines: finish them one by one.
-        for lane in 0..<lanes where line[lane] >= 0 {
-          var hash = state[lane]
-          // Safe because `left[lane]` bytes remain at `cursor[lane]` of line `line[lane]`, whose
-          // hash slot the caller provides; the multiply is FNV-1a's, modulo 2^64.
-          for byte in UnsafeBufferPointer(start: cursor[lane], count: left[lane]) {
-            hash = (hash ^ UInt64(byte)) &* prime
-          }
-          hashes[line[lane]] = hash
-          line[lane] = -1
-        }
-        return
+    }
+    var a = Lane()
+    var b = Lane()
+    var c = Lane()
+    var d = Lane()
+    var full = refill(&a) && refill(&b) && refill(&c) && refill(&d)
+    while full {
+      let steps = min(min(a.left, b.left), min(c.left, d.left))
+      // Safe because each lane has at least `steps` bytes left at its cursor (all four hold a
+      // line with bytes while `full`).
+      (a.hash, b.hash, c.hash, d.hash) = fourLanes(
+        a.cursor!, b.cursor!, c.cursor!, d.cursor!, steps: steps, (a.hash, b.hash, c.hash, d.hash))
+      a.advance(steps)
+      b.advance(steps)
+      c.advance(steps)
+      d.advance(steps)
+      if a.left == 0 && !refill(&a) { full = false }
+      if b.left == 0 && !refill(&b) { full = false }
+      if c.left == 0 && !refill(&c) { full = false }
+      if d.left == 0 && !refill(&d) { full = false }
+    }
+    // The lines are all taken: finish those still in a lane, one by one.
+    func finish(_ lane: Lane) {
+      guard lane.line >= 0 else { return }
+      var hash = lane.hash
+      // Safe because `left` bytes remain at the lane's cursor, and the line's slot is below
+      // `lines.count`; the multiply is FNV-1a's, modulo 2^64.
+      for byte in UnsafeBufferPointer(start: lane.cursor, count: lane.left) {
+        hash = (hash ^ UInt64(byte)) &* prime
       }
-      let steps = min(min(left[0], left[1]), min(left[2], left[3]))
-      // Safe because each lane has at least `steps` bytes left at its cursor.
-      (state[0], state[1], state[2], state[3]) = fourLanes(
-        cursor[0]!, cursor[1]!, cursor[2]!, cursor[3]!, steps: steps,
-        (state[0], state[1], state[2], state[3]))
-      // Safe because `steps` is the smallest `left`, so no cursor passes the end of its line.
-      for lane in 0..<lanes {
-        cursor[lane] = cursor[lane]! + steps
-        left[lane] -= steps
-      }
+      hashes[lane.line] = hash
+    }
+    finish(a)
+    finish(b)
+    finish(c)
+    finish(d)
+  }
+
+  /// One lane of `hashes`: the line it hashes (-1 for none), where it is in it, the bytes left
+  /// and the hash so far.
+  private struct Lane {
+    var line = -1
+    var cursor: UnsafePointer<UInt8>? = nil
+    var left = 0
+    var hash = offsetBasis
+
+    mutating func advance(_ steps: Int) {
+      // Safe because `steps` is at most `left`, so the cursor stays inside the line.
+      cursor = cursor.map { $0 + steps }
+      left -= steps
     }
   }
 }
