@@ -145,28 +145,30 @@ package enum PushText {
   /// returns the number of scalars it holds (`limit`, or fewer when the text is shorter).
   @discardableResult
   func decodePrefix(scalars limit: Int, into bytes: inout [UInt8]) -> Int {
-    var scalars = 0
     switch self {
     case .slice(let slice):
-      [UInt8].refill(&bytes, capacity: slice.count) {
-        let written = Self.decodePrefix(of: CollectionOfOne(slice), scalars: limit, at: $0)
-        scalars = written.scalars
-        return written.bytes
-      }
+      return Self.refill(
+        &bytes, from: CollectionOfOne(slice), capacity: slice.count, scalars: limit)
     case .pieces(let pieces):
       let capacity = pieces.reduce(0) { $0 + $1.count }
-      [UInt8].refill(&bytes, capacity: capacity) {
-        let written = Self.decodePrefix(of: pieces, scalars: limit, at: $0)
-        scalars = written.scalars
-        return written.bytes
-      }
-    case .decoded(let decoded):
-      bytes = decoded.withUnsafeBufferPointer {
-        let prefix = TextCut.scalarPrefix($0, scalars: limit)
-        scalars = prefix.scalars
-        // Safe because `scalarPrefix` returns an end at most the buffer's count.
-        return Array($0[..<prefix.end])
-      }
+      return Self.refill(&bytes, from: pieces, capacity: capacity, scalars: limit)
+    case .decoded:
+      // An owned text has no memo entry, so this is not the memo's path: the prefix, counted.
+      bytes = decodedPrefix(scalars: limit)
+      return bytes.withUnsafeBufferPointer { ScalarCount.ofUTF8($0) }
+    }
+  }
+
+  /// Writes the pieces' first `limit` scalars over `bytes` (room for `capacity`, their stored
+  /// length) and returns how many scalars that is.
+  private static func refill<Pieces: Sequence<StringSlice>>(
+    _ bytes: inout [UInt8], from pieces: Pieces, capacity: Int, scalars limit: Int
+  ) -> Int {
+    var scalars = 0
+    [UInt8].refill(&bytes, capacity: capacity) {
+      let written = decodePrefix(of: pieces, scalars: limit, at: $0)
+      scalars = written.scalars
+      return written.bytes
     }
     return scalars
   }

@@ -5,7 +5,12 @@ package enum FNV1a {
 
   /// The hash of `bytes`.
   package static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-    var hash = offsetBasis
+    hash(bytes, continuing: offsetBasis)
+  }
+
+  /// The hash of bytes that begin with those hashed to `state` and go on with `bytes`.
+  static func hash(_ bytes: UnsafeBufferPointer<UInt8>, continuing state: UInt64) -> UInt64 {
+    var hash = state
     for byte in bytes {
       hash ^= UInt64(byte)
       // Safe because FNV-1a is defined modulo 2^64: the wrapping multiply is the definition.
@@ -88,13 +93,10 @@ package enum FNV1a {
     // The lines are all taken: finish those still in a lane, one by one.
     func finish(_ lane: Lane) {
       guard lane.line >= 0 else { return }
-      var hash = lane.hash
       // Safe because `left` bytes remain at the lane's cursor, and the line's slot is below
-      // `lines.count`; the multiply is FNV-1a's, modulo 2^64.
-      for byte in UnsafeBufferPointer(start: lane.cursor, count: lane.left) {
-        hash = (hash ^ UInt64(byte)) &* prime
-      }
-      hashes[lane.line] = hash
+      // `lines.count`.
+      hashes[lane.line] = hash(
+        UnsafeBufferPointer(start: lane.cursor, count: lane.left), continuing: lane.hash)
     }
     finish(a)
     finish(b)
