@@ -126,6 +126,13 @@ package struct MemberTable: @unchecked Sendable {
     }
   }
 
+  /// The slot of the name equal to the decoded content of `slice`, or nil.
+  @inline(__always)
+  package func slot(of slice: StringSlice) -> Int? {
+    slice.hasEscapes
+      ? slot(ofDecoded: slice.decodedBytes()) : slot(of: slice.pointer, count: slice.count)
+  }
+
   /// The slot of the name equal to a decoded key, or nil (the slow path for escaped keys).
   func slot(ofDecoded key: [UInt8]) -> Int? {
     key.withUnsafeBufferPointer { key in
@@ -190,10 +197,18 @@ extension JSONDocument {
       let slot =
         key.flags & JSONToken.hasEscapes == 0
         ? table.slot(of: base + Int(key.start), count: Int(key.end &- key.start))
-        : table.slot(ofDecoded: string(index).decodedBytes())
+        : escapedKeySlot(index, table)
       if let slot { slots.set(slot, index + 1) }
       index = Int(tokens[index + 1].next)
     }
     return slots
+  }
+
+  /// The slot of the escaped key at `index`, decoded first. Out of line: the decoding's array
+  /// and calls, inlined into `collectMembers`, made its loop keep its variables on the stack
+  /// for every key, escaped or not.
+  @inline(never)
+  private func escapedKeySlot(_ index: Int, _ table: MemberTable) -> Int? {
+    table.slot(ofDecoded: string(index).decodedBytes())
   }
 }

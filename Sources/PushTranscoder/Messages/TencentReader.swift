@@ -169,6 +169,17 @@ enum TencentReader {
 
   private static let elementTable = MemberTable(["MsgType", "MsgContent"])
   private static let contentTable = MemberTable(["Text", "Desc", "Ext", "Sound"])
+  /// The element types a notice reads (SPEC 3.1), found with one table probe per element
+  /// instead of a comparison per known type; other types are unknown.
+  static let elementTypeTable = MemberTable([
+    "TIMTextElem", "TIMCustomElem", "TIMImageElem", "TIMFaceElem", "TIMSoundElem",
+    "TIMLocationElem", "TIMFileElem", "TIMVideoFileElem", "TIMRelayElem",
+  ])
+  /// The slots of `elementTypeTable`: each type's name without `TIM` and `Elem`, with a
+  /// lowercase first letter (`video` is `TIMVideoFileElem`).
+  enum ElementType: Int, CaseIterable {
+    case text, custom, image, face, sound, location, file, video, relay
+  }
   // Each table below is read through the enum beside it, whose cases name its slots in order:
   // the case is the member's name with a lowercase first letter (`TencentMemberTableTests`
   // checks that the two agree).
@@ -233,14 +244,15 @@ enum TencentReader {
       }
       let members = document.collectMembers(element, Self.elementTable)
       let type = try fields.requiredString(value: members[0], "MsgBody[\(position)].MsgType")
+      let kind = Self.elementTypeTable.slot(of: type).flatMap(ElementType.init(rawValue:))
       var isCustom = false
-      if type.equals("TIMTextElem") {
+      if kind == .text {
         let content = try fields.requiredObject(
           value: members[1], "MsgBody[\(position)].MsgContent")
         let text = document.collectMembers(content, Self.contentTable)
         elements.pieces.append(
           try fields.requiredString(value: text[0], "MsgBody[\(position)].MsgContent.Text"))
-      } else if type.equals("TIMCustomElem") {
+      } else if kind == .custom {
         let content = try fields.requiredObject(
           value: members[1], "MsgBody[\(position)].MsgContent")
         isCustom = true
@@ -258,7 +270,7 @@ enum TencentReader {
       } else {
         // Other elements' content is not read, but it must be an object when present.
         _ = try fields.object(value: members[1], "MsgBody[\(position)].MsgContent")
-        if let placeholder = placeholder(type, locale) {
+        if let kind, let placeholder = placeholder(kind, locale) {
           elements.pieces.append(placeholder)
         } else {
           elements.unknown += 1
@@ -270,16 +282,18 @@ enum TencentReader {
     }
   }
 
-  /// The placeholder of a non-text, non-custom element type, or nil for an unknown type.
-  private static func placeholder(_ type: StringSlice, _ locale: PushLocale) -> StringSlice? {
-    if type.equals("TIMImageElem") { return NoticeText.image(locale) }
-    if type.equals("TIMFaceElem") { return NoticeText.face(locale) }
-    if type.equals("TIMSoundElem") { return NoticeText.voice(locale) }
-    if type.equals("TIMLocationElem") { return NoticeText.location(locale) }
-    if type.equals("TIMFileElem") { return NoticeText.file(locale) }
-    if type.equals("TIMVideoFileElem") { return NoticeText.video(locale) }
-    if type.equals("TIMRelayElem") { return NoticeText.chatHistory(locale) }
-    return nil
+  /// The placeholder of a non-text, non-custom element type.
+  private static func placeholder(_ kind: ElementType, _ locale: PushLocale) -> StringSlice? {
+    switch kind {
+    case .text, .custom: nil
+    case .image: NoticeText.image(locale)
+    case .face: NoticeText.face(locale)
+    case .sound: NoticeText.voice(locale)
+    case .location: NoticeText.location(locale)
+    case .file: NoticeText.file(locale)
+    case .video: NoticeText.video(locale)
+    case .relay: NoticeText.chatHistory(locale)
+    }
   }
 
   /// `To_Account`: a string or an array of strings; empty strings are absent.

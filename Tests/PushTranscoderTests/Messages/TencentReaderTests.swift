@@ -44,6 +44,25 @@ private let hello = "[\(text("hello"))]"
     #expect(read(c2c(#"[{"MsgType":"\#(type)"}]"#)).notice?.body == en)
   }
 
+  /// Element types are compared decoded (an escaped letter names the same type) and whole (a
+  /// name that shares a known type's length, first and last bytes is still unknown).
+  @Test func elementTypesAreMatchedDecodedAndWhole() throws {
+    let escaped = c2c(
+      #"[{"MsgType":"TIMT\u0065xtElem","MsgContent":{"Text":"a"}},"#
+        + #"{"MsgType":"\u0054IMFaceElem"},{"MsgType":"TIMCustomEle\u006d","#
+        + #""MsgContent":{"Desc":"d"}}]"#)
+    let n = try #require(read(escaped).notice)
+    #expect(n.bodyPieces == ["a", "[Face]", "d"])
+    var stats = MessageStats()
+    let nearMisses = c2c(
+      #"[{"MsgType":"TIMTextXlem","MsgContent":{"Text":"a"}},{"MsgType":"TIMFaceElm"},"#
+        + #"{"MsgType":"TIMImageElemTIMImageElem"},{"MsgType":"timtextelem"},"#
+        + #"\#(text("x"))]"#)
+    let m = try #require(read(nearMisses, stats: &stats).notice)
+    #expect(m.bodyPieces == ["x"])
+    #expect(stats.unknownElements == 4)
+  }
+
   @Test func elementsConcatenateWithoutSeparator() throws {
     let line = c2c(
       "[\(text("a")),{\"MsgType\":\"TIMImageElem\",\"MsgContent\":{}},"
@@ -417,5 +436,11 @@ private let hello = "[\(text("hello"))]"
       Self.names(TencentReader.androidTable) == Self.cases(TencentReader.AndroidMember.self))
     #expect(
       Self.names(TencentReader.harmonyTable) == Self.cases(TencentReader.HarmonyMember.self))
+    // Element types: `TIM` + the case + `Elem`; the video type alone adds `File`.
+    #expect(
+      Self.names(TencentReader.elementTypeTable)
+        == Self.cases(TencentReader.ElementType.self).map {
+          "tim" + ($0 == "video" ? "videofile" : $0) + "elem"
+        })
   }
 }
