@@ -1,4 +1,4 @@
-// Byte-class masks of 16 bytes, for the tokenizer's string scans. Swift's SIMD types have no
+// Byte-class masks of 16 bytes, for the tokenizer's string scans and the canonical re-escape. Swift's SIMD types have no
 // bitmask extraction on the baseline x86-64 target, but SSE2 (part of that baseline) has one:
 // `pmovmskb`. These functions are `static inline`, so the Swift compiler inlines them.
 #include <stdint.h>
@@ -21,6 +21,23 @@ static inline uint32_t pt_string_specials16(const uint8_t *p) {
   for (int i = 0; i < 16; i++) {
     uint8_t byte = p[i];
     if (byte == '"' || byte == '\\' || byte < 0x20 || byte >= 0x80) mask |= 1u << i;
+  }
+  return mask;
+#endif
+}
+
+/// Copies the 16 bytes at `src` to `dst` and returns the mask of the backslashes among them (bit
+/// i for byte i). Both must hold 16 bytes, and they must not overlap.
+static inline uint32_t pt_copy16_backslashes(const uint8_t *src, uint8_t *dst) {
+#if defined(__SSE2__)
+  __m128i bytes = _mm_loadu_si128((const __m128i *)src);
+  _mm_storeu_si128((__m128i *)dst, bytes);
+  return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\')));
+#else
+  uint32_t mask = 0;
+  for (int i = 0; i < 16; i++) {
+    dst[i] = src[i];
+    if (src[i] == '\\') mask |= 1u << i;
   }
   return mask;
 #endif

@@ -1,3 +1,4 @@
+import CByteScan
 import Glibc
 
 /// Canonical re-escaping of JSON string content, and the escape tables it shares with decoding
@@ -174,6 +175,8 @@ package enum JSONEscapes {
   /// already canonical (raw string content holds no `"`, `\` or control byte) and are copied;
   /// each escape is decoded and written again canonically.
   ///
+  /// - Precondition: `out` holds `content.count` bytes and does not overlap `content` (runs are
+  ///   copied 16 bytes at a time, so a block may be stored before the next one is read).
   /// - Precondition: `content` is string content the tokenizer validated: every backslash
   ///   starts a complete escape (`\u` with four hex digits). Content cut inside an escape
   ///   would be read and written past its end; debug builds check it (`isCompleteEscapes`).
@@ -187,18 +190,40 @@ package enum JSONEscapes {
     var index = 0
     while index < count {
       // Escaped text often has one escape right after another (`\u`-escaped CJK): look at the
-      // next byte before calling memchr.
+      // next byte before copying a run.
       if source[index] != ASCII.backslash {
-        // Safe because `index < count`: memchr reads only `source[index..<count]`.
-        guard let found = memchr(source + index, Int32(ASCII.backslash), count - index) else {
-          break
+        // The run to the next backslash. While 16 bytes remain, each block of 16 is copied
+        // whole and the cursors move to its first backslash, if any: the runs between the
+        // `\"` escapes of an ext are a few bytes long, too short for a call to memchr and
+        // one to memmove each. Safe because `index + 16 <= count` and `written <= index` (each
+        // escape writes at most the bytes it takes), so the 16 bytes lie inside both `content`
+        // and `out`'s `count` bytes; a block stored past the run is rewritten by what follows.
+        var blocked = false
+        while count &- index >= 16 {
+          let backslashes = pt_copy16_backslashes(source + index, out + written)
+          let run = backslashes == 0 ? 16 : Int(backslashes.trailingZeroBitCount)
+          index &+= run
+          written &+= run
+          if backslashes != 0 {
+            blocked = true
+            break
+          }
         }
-        // Safe because `found` lies in source[index..<count], and `written <= index` (each
-        // escape writes at most the bytes it takes), so the run fits in `out`'s `count` bytes.
-        let slash = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - source
-        (out + written).update(from: source + index, count: slash - index)
-        written += slash - index
-        index = slash
+        if !blocked {
+          // Fewer than 16 bytes left. Safe because `index <= count`: memchr reads only
+          // `source[index..<count]`.
+          guard index < count,
+            let found = memchr(source + index, Int32(ASCII.backslash), count - index)
+          else {
+            break
+          }
+          // Safe because `found` lies in source[index..<count], and `written <= index`, so the
+          // run fits in `out`'s `count` bytes.
+          let slash = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - source
+          (out + written).update(from: source + index, count: slash - index)
+          written += slash - index
+          index = slash
+        }
       }
       guard index + 1 < count else { break }
       let kind = source[index + 1]

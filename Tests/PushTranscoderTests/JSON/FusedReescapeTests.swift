@@ -95,6 +95,38 @@ import Testing
     return bytes
   }
 
+  /// Plain runs of every length from 0 to 40 before, between and after two escapes of each
+  /// kind, so that escapes fall at every offset of the 16-byte blocks runs are copied in. The
+  /// output buffer holds exactly the content's length, followed by guard bytes that must stay
+  /// untouched.
+  @Test func runsAroundEscapesAtEveryBlockOffset() {
+    let escapes = [#"\""#, #"\\"#, #"\n"#, #"\/"#, #"\u00e9"#, #"\u0001"#, #"\ud83d\ude00"#]
+    for escape in escapes {
+      for before in 0...40 {
+        for between in [0, 1, 15, 16, 17, 31] {
+          let content =
+            String(repeating: "a", count: before) + escape + String(repeating: "é", count: between)
+            + escape + String(repeating: "b", count: 40 - before)
+          let raw = Array(content.utf8)
+          var decoded: [UInt8] = []
+          raw.withUnsafeBufferPointer { JSONEscapes.decode($0, into: &decoded) }
+          var reference: [UInt8] = []
+          decoded.withUnsafeBufferPointer { JSONEscapes.appendEscaped($0, to: &reference) }
+          let guardBytes = 32
+          let out = UnsafeMutablePointer<UInt8>.allocate(capacity: raw.count + guardBytes)
+          defer { out.deallocate() }
+          out.initialize(repeating: 0xEE, count: raw.count + guardBytes)
+          let written = raw.withUnsafeBufferPointer { JSONEscapes.writeCanonical($0, at: out) }
+          #expect(Array(UnsafeBufferPointer(start: out, count: written)) == reference, "\(content)")
+          #expect(
+            UnsafeBufferPointer(start: out + raw.count, count: guardBytes).allSatisfy {
+              $0 == 0xEE
+            }, "written past the content's length: \(content)")
+        }
+      }
+    }
+  }
+
   @Test func seededRandomContents() {
     var state: UInt64 = 0x9E37_79B9_7F4A_7C15
     func next() -> Int {
