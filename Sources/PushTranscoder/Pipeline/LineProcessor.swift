@@ -93,8 +93,8 @@ package struct LineProcessor: ~Copyable {
     _ document: JSONDocument, original: UnsafeBufferPointer<UInt8>, number: Int,
     into output: inout ChunkOutput
   ) {
-    // Filled in place by the reader and passed on by reference (`render` does not mutate
-    // `self`, so reading `notice` beside it needs no copy).
+    // Filled in place by the reader (`inout`), then read once, as `writeRecords`'s parameter:
+    // the one copy of the notice per line (docs/DECISIONS.md [issue 25, copies]).
     var counters = MessageStats()
     let result = MessageReader.read(
       document, line: original, options: messageOptions, stats: &counters, into: &notice)
