@@ -1,6 +1,7 @@
-// Byte-class masks of 16 bytes, for the tokenizer's string scans and the canonical re-escape. Swift's SIMD types have no
-// bitmask extraction on the baseline x86-64 target, but SSE2 (part of that baseline) has one:
-// `pmovmskb`. These functions are `static inline`, so the Swift compiler inlines them.
+// Byte-class masks of 16 bytes, for the tokenizer's string scans and the canonical re-escape.
+// Swift's SIMD types have no bitmask extraction on the baseline x86-64 target, but SSE2 (part of
+// that baseline) has one: `pmovmskb`. These functions are `static inline`, so the Swift compiler
+// inlines them.
 #include <stdint.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
