@@ -152,10 +152,11 @@ package enum PushText {
     case .pieces(let pieces):
       let capacity = pieces.reduce(0) { $0 + $1.count }
       return Self.refill(&bytes, from: pieces, capacity: capacity, scalars: limit)
-    case .decoded:
-      // An owned text has no memo entry, so this is not the memo's path: the prefix, counted.
-      bytes = decodedPrefix(scalars: limit)
-      return bytes.withUnsafeBufferPointer { ScalarCount.ofUTF8($0) }
+    case .decoded(let decoded):
+      // One walk finds the prefix's end and counts its scalars.
+      let prefix = decoded.withUnsafeBufferPointer { TextCut.scalarPrefix($0, scalars: limit) }
+      bytes = Array(decoded[..<prefix.end])
+      return prefix.scalars
     }
   }
 

@@ -128,7 +128,7 @@ package struct MemberTable: @unchecked Sendable {
 
   /// The slot of the name equal to the decoded content of `slice`, or nil.
   @inline(__always)
-  package func slot(of slice: StringSlice) -> Int? {
+  func slot(of slice: StringSlice) -> Int? {
     slice.hasEscapes
       ? slot(ofDecoded: slice.decodedBytes()) : slot(of: slice.pointer, count: slice.count)
   }
@@ -204,11 +204,11 @@ extension JSONDocument {
     return slots
   }
 
-  /// The slot of the escaped key at `index`, decoded first. Out of line: the decoding's array
-  /// and calls, inlined into `collectMembers`, made its loop keep its variables on the stack
-  /// for every key, escaped or not.
+  /// The slot of the escaped key at `index` (`MemberTable.slot(of:)` decodes it). Out of line:
+  /// the decoding's array and calls, inlined into `collectMembers`, made its loop keep its
+  /// variables on the stack for every key, escaped or not.
   @inline(never)
   private func escapedKeySlot(_ index: Int, _ table: MemberTable) -> Int? {
-    table.slot(ofDecoded: string(index).decodedBytes())
+    table.slot(of: string(index))
   }
 }
