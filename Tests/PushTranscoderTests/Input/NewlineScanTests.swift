@@ -38,4 +38,50 @@ import Testing
       #expect(scanned(bytes) == length)
     }
   }
+
+  /// The offsets of the newlines, one at a time.
+  private func expectedEnds(_ bytes: [UInt8]) -> [Int] {
+    bytes.indices.filter { bytes[$0] == 0x0A }
+  }
+
+  /// `lineEnds` over `bytes` in one call, from slot `recorded` on, into `limit` slots: the count
+  /// it returns and the ends it recorded (the slots before `recorded` stay as they were).
+  private func recorded(
+    _ bytes: [UInt8], offset: Int, limit: Int, from start: Int = 0
+  ) -> (count: Int, ends: [Int]) {
+    var slots = [UInt32](repeating: 0xDEAD, count: limit)
+    var recorded = start
+    let count = bytes.withUnsafeBufferPointer { bytes in
+      slots.withUnsafeMutableBufferPointer { slots in
+        NewlineScan.lineEnds(
+          bytes.baseAddress!, bytes.count, offset: offset, into: slots.baseAddress!,
+          recorded: &recorded, limit: limit)
+      }
+    }
+    #expect(slots[0..<start].allSatisfy { $0 == 0xDEAD }, "slots before `recorded` untouched")
+    #expect(slots[recorded...].allSatisfy { $0 == 0xDEAD }, "no slot written past `recorded`")
+    return (count, slots[start..<recorded].map { Int($0) })
+  }
+
+  @Test func lineEndsCountsLikeCountAndRecordsTheFirstEndsUpToTheLimit() {
+    var generator = SystemRandomNumberGenerator()
+    for length in [1, 31, 63, 64, 65, 127, 128, 129, 1000, 4099] {
+      for density in [0, 1, 16, 128, 255] {
+        let bytes = (0..<length).map { _ -> UInt8 in
+          let isNewline = UInt8.random(in: 0...255, using: &generator) < density
+          return isNewline ? 0x0A : UInt8.random(in: 0...255, using: &generator)
+        }
+        let ends = expectedEnds(bytes)
+        // Limits below, at and around the 64 slots a whole block may need, and above the count.
+        for limit in [0, 1, 5, 63, 64, 65, 70, 130, ends.count, ends.count + 64] {
+          for (offset, start) in [(0, 0), (1000, 0), (7, min(3, limit))] {
+            let result = recorded(bytes, offset: offset, limit: limit, from: start)
+            let context = "length \(length), density \(density), limit \(limit), from \(start)"
+            #expect(result.count == ends.count, "\(context)")
+            #expect(result.ends == ends.prefix(limit - start).map { $0 + offset }, "\(context)")
+          }
+        }
+      }
+    }
+  }
 }
