@@ -43,27 +43,3 @@ static inline uint32_t pt_copy16_backslashes(const uint8_t *src, uint8_t *dst) {
   return mask;
 #endif
 }
-
-/// Bit i is set when byte i of the 64 at `p` is a newline (`\n`). The 64 bytes must be readable.
-/// A block without one (most blocks of a log) costs one mask extraction, not four.
-static inline uint64_t pt_newlines64(const uint8_t *p) {
-#if defined(__SSE2__)
-  __m128i newline = _mm_set1_epi8('\n');
-  __m128i c0 = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p), newline);
-  __m128i c1 = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 16)), newline);
-  __m128i c2 = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 32)), newline);
-  __m128i c3 = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 48)), newline);
-  if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(c0, c1), _mm_or_si128(c2, c3))) == 0) return 0;
-  uint64_t m0 = (uint32_t)_mm_movemask_epi8(c0);
-  uint64_t m1 = (uint32_t)_mm_movemask_epi8(c1);
-  uint64_t m2 = (uint32_t)_mm_movemask_epi8(c2);
-  uint64_t m3 = (uint32_t)_mm_movemask_epi8(c3);
-  return m0 | (m1 << 16) | (m2 << 32) | (m3 << 48);
-#else
-  uint64_t mask = 0;
-  for (int i = 0; i < 64; i++) {
-    if (p[i] == '\n') mask |= (uint64_t)1 << i;
-  }
-  return mask;
-#endif
-}

@@ -97,12 +97,6 @@ package final class ChunkReader: @unchecked Sendable {
   private var sourceFailure: DecodeFailure?
   private var atSourceStart = false
   private var fatal: InputError?
-  /// Where `makeChunk` records the line ends of the chunk it builds, before copying them into
-  /// the chunk (grown on demand, up to `maxLineEnds` slots).
-  private var lineEndScratch = [UInt32](repeating: 0, count: 16)
-  /// The most line ends a chunk records (256 KiB of them); the lines after them are found with
-  /// `memchr`.
-  static let maxLineEnds = 1 << 16
   /// The largest staging buffer so far (tests check that memory stays bounded).
   private(set) var peakStagingBytes = 0
   /// Each chunk is also cut, at line boundaries, into batches of about this many bytes
@@ -360,20 +354,10 @@ package final class ChunkReader: @unchecked Sendable {
   private func makeChunk(_ buffer: Staging, count: Int) -> LineChunk {
     let base = buffer.memory + buffer.start
     // Batches end after the first `\n` at or past `batchBytes` bytes; counting each batch's
-    // newlines is the chunk's one newline count, and it records where the lines end
-    // (`LineChunk.lineEnds`), at most one per 32 bytes of the chunk and `maxLineEnds` in all, so
-    // the record stays a small fraction of the chunk whatever its lines' lengths.
-    let limit = count > Int(UInt32.max) ? 0 : min(Self.maxLineEnds, count / 32 + 16)
-    if lineEndScratch.count < limit {
-      let grown = min(lineEndScratch.count * 2, Self.maxLineEnds)
-      lineEndScratch = [UInt32](repeating: 0, count: max(limit, grown))
-    }
-    var recorded = 0
+    // newlines is the chunk's one newline count.
     var batches: [LineChunk.Batch] = []
     var lines = 0
     var offset = 0
-    // Safe because staging is only ever accessed as bytes.
-    let bytes = base.assumingMemoryBound(to: UInt8.self)
     while offset < count {
       var end = count
       if count - offset > batchBytes {
@@ -385,13 +369,7 @@ package final class ChunkReader: @unchecked Sendable {
         }
       }
       batches.append(LineChunk.Batch(start: offset, end: end, firstLine: lineNumber + lines))
-      // Safe because the scratch holds at least `limit` slots, and the chunk's offsets fit in
-      // UInt32 whenever `limit` is not 0.
-      lines += lineEndScratch.withUnsafeMutableBufferPointer {
-        NewlineScan.lineEnds(
-          bytes + offset, end - offset, offset: offset, into: $0.baseAddress!,
-          recorded: &recorded, limit: limit)
-      }
+      lines += NewlineScan.count(base + offset, end - offset)
       offset = end
     }
     // Safe because a chunk is never empty: both callers pass count >= 1.
@@ -400,8 +378,7 @@ package final class ChunkReader: @unchecked Sendable {
     let chunk = LineChunk(
       memory: buffer.owner, start: buffer.start, byteCount: count, sequence: sequence,
       sourceIndex: source.index, source: source.name, firstLine: lineNumber,
-      sourceOffset: stagingOffset, lineCount: lines, maxLineBytes: maxLineBytes, batches: batches,
-      lineEnds: Array(lineEndScratch[0..<recorded]))
+      sourceOffset: stagingOffset, lineCount: lines, maxLineBytes: maxLineBytes, batches: batches)
     sequence += 1
     lineNumber += lines
     stagingOffset += UInt64(count)

@@ -58,12 +58,6 @@ package final class LineChunk: @unchecked Sendable {
     package let firstLine: Int
   }
 
-  /// Where the chunk's first lines end: `lineEnds[i]` is the offset of the `\n` of the chunk's
-  /// line `i` (0-based), found by the reader's newline count. It may stop short of the chunk's
-  /// last line (at most one per 32 bytes of the chunk is kept, `ChunkReader.makeChunk`); the
-  /// line iterator searches for the ends of the lines after it.
-  package let lineEnds: [UInt32]
-
   /// Keeps the bytes alive.
   private let memory: SharedPageMemory
   private let base: UnsafePointer<UInt8>
@@ -71,9 +65,8 @@ package final class LineChunk: @unchecked Sendable {
   init(
     memory: SharedPageMemory, start: Int, byteCount: Int, sequence: Int,
     sourceIndex: Int, source: String, firstLine: Int, sourceOffset: UInt64, lineCount: Int,
-    maxLineBytes: Int, batches: [Batch]? = nil, lineEnds: [UInt32] = []
+    maxLineBytes: Int, batches: [Batch]? = nil
   ) {
-    precondition(lineEnds.count <= lineCount)
     self.memory = memory
     // Safe because the reader passes `byteCount` filled bytes at `start` in the allocation, which
     // is only ever accessed as bytes, and writes no byte of that range afterwards.
@@ -87,12 +80,6 @@ package final class LineChunk: @unchecked Sendable {
     self.lineCount = lineCount
     self.maxLineBytes = maxLineBytes
     self.batches = batches ?? [Batch(start: 0, end: byteCount, firstLine: firstLine)]
-    self.lineEnds = lineEnds
-    assert(
-      lineEnds.indices.allSatisfy {
-        Int(lineEnds[$0]) < byteCount && base[Int(lineEnds[$0])] == ASCII.newline
-          && ($0 == 0 || lineEnds[$0 - 1] < lineEnds[$0])
-      }, "lineEnds must be the offsets of the chunk's first newlines, in order")
   }
 
   /// The number of the line after the chunk's last line.
@@ -148,8 +135,7 @@ package final class LineChunk: @unchecked Sendable {
     package let offset: Int
   }
 
-  /// Walks the lines of a chunk: the ends the reader recorded (`lineEnds`), then `memchr` for
-  /// the lines after them.
+  /// Walks the lines of a chunk with `memchr`.
   package struct LineIterator: IteratorProtocol {
     private let chunk: LineChunk
     private var position: Int
@@ -164,35 +150,18 @@ package final class LineChunk: @unchecked Sendable {
       self.number = batch.firstLine
     }
 
-    /// The offset, from `position`, of the `\n` that ends the line starting there, or nil when
-    /// the batch has none left (a source's last line without one).
-    private func newline(remaining: Int) -> Int? {
-      // The chunk's 0-based line index; a recorded end is used only when it lies in the rest
-      // of the batch (it always does: the reader recorded the chunk's newlines in order).
-      let line = number &- chunk.firstLine
-      if line < chunk.lineEnds.count {
-        let end = Int(chunk.lineEnds[line]) &- position
-        if end >= 0 && end < remaining { return end }
-      }
-      // Safe because position + remaining = count <= byteCount (checked in init).
-      guard let found = memchr(chunk.base + position, Int32(ASCII.newline), remaining) else {
-        return nil
-      }
-      // Safe because memchr returns a pointer inside base[position ..< count].
-      return UnsafeRawPointer(found) - UnsafeRawPointer(chunk.base + position)
-    }
-
     /// The next line, or nil after the batch's last line.
     package mutating func next() -> Line? {
       guard position < count else { return nil }
-      // Safe because position < count <= byteCount (checked in init): the line stays in
-      // base[position..<count].
+      // Safe because position < count <= byteCount (checked in init): memchr and the line
+      // stay in base[position..<count].
       let start = chunk.base + position
       let remaining = count - position
       let lineStart = position
       var lineEnd: Int
-      if let index = newline(remaining: remaining) {
-        // Safe because `newline` returns an offset below `remaining`.
+      if let found = memchr(start, Int32(ASCII.newline), remaining) {
+        // Safe because memchr returns a pointer inside [start, start + remaining).
+        let index = UnsafeRawPointer(found) - UnsafeRawPointer(start)
         lineEnd = index
         position += index + 1
         if index > 0 && start[index - 1] == ASCII.carriageReturn { lineEnd -= 1 }

@@ -1,7 +1,4 @@
-import CByteScan
-
-/// Fast scans for `\n`: the count 64 bytes a step, the line ends recorded while counting (64
-/// bytes a step), the search for the last one 32 at a time.
+/// Fast scans for `\n`: the count 64 bytes a step, the search for the last one 32 at a time.
 ///
 /// Each compare yields a lane mask of 0 / 0xFF; subtracting it from a byte accumulator adds 1
 /// per newline, and the accumulators are summed every 255 steps before a lane can wrap.
@@ -38,73 +35,6 @@ enum NewlineScan {
       if bytes.load(fromByteOffset: index, as: UInt8.self) == ASCII.newline { total &+= 1 }
       index &+= 1
     }
-    return total
-  }
-
-  /// Counts the `\n` bytes of `bytes[0..<count]`, as `count(_:_:)` does, and records where the
-  /// first of them are: each newline's offset plus `offset` goes to `ends[recorded]`, and
-  /// `recorded` goes up, until it reaches `limit`; the newlines after that are only counted.
-  /// Returns the number of newlines.
-  ///
-  /// Each step takes the newline mask of 64 bytes (SSE2 `pmovmskb`, `pt_newlines64`) and walks
-  /// its set bits, so a line end costs a few instructions on top of the scan, and the worker
-  /// that splits the lines later reads them instead of searching again.
-  ///
-  /// - Precondition: `ends` holds `limit` slots, and unless `limit` is 0, `offset + count` fits
-  ///   in `UInt32`.
-  static func lineEnds(
-    _ bytes: UnsafePointer<UInt8>, _ count: Int, offset: Int,
-    into ends: UnsafeMutablePointer<UInt32>, recorded: inout Int, limit: Int
-  ) -> Int {
-    precondition(
-      offset >= 0 && recorded <= limit && (limit == 0 || offset &+ count <= Int(UInt32.max)))
-    var total = 0
-    var index = 0
-    var slot = recorded
-    // While `slot <= roomFor64`, a whole mask's newlines can be recorded without a check each.
-    let roomFor64 = limit &- 64
-    while index &+ 64 <= count {
-      // Safe because index + 64 <= count: the 64 bytes lie in `bytes`.
-      var mask = pt_newlines64(bytes + index)
-      if mask == 0 {
-        // Most blocks of a log line hold no line end.
-      } else if slot <= roomFor64 {
-        // Room for every bit of the mask. Safe because slot + 64 <= limit, and each offset is
-        // below offset + count, which fits in UInt32.
-        let blockOffset = UInt32(truncatingIfNeeded: offset &+ index)
-        while mask != 0 {
-          ends[slot] = blockOffset &+ UInt32(truncatingIfNeeded: mask.trailingZeroBitCount)
-          slot &+= 1
-          mask &= mask &- 1
-        }
-      } else {
-        while mask != 0 {
-          // Safe because slot < limit before each store.
-          if slot < limit {
-            ends[slot] = UInt32(truncatingIfNeeded: offset &+ index &+ mask.trailingZeroBitCount)
-            slot &+= 1
-          } else {
-            total &+= 1
-          }
-          mask &= mask &- 1
-        }
-      }
-      index &+= 64
-    }
-    // Safe because index < count in the loop, and slot < limit before each store.
-    while index < count {
-      if bytes[index] == ASCII.newline {
-        if slot < limit {
-          ends[slot] = UInt32(truncatingIfNeeded: offset &+ index)
-          slot &+= 1
-        } else {
-          total &+= 1
-        }
-      }
-      index &+= 1
-    }
-    total &+= slot &- recorded
-    recorded = slot
     return total
   }
 

@@ -301,63 +301,6 @@ import Testing
   }
 }
 
-/// The reader's newline count records where the chunk's lines end (`LineChunk.lineEnds`), and
-/// the line iterator reads those ends instead of searching; past the record's limit (one end
-/// per 32 bytes), it searches.
-@Suite struct ChunkLineEndsTests {
-  /// The newline offsets of a chunk, found one byte at a time.
-  private func newlineOffsets(_ chunk: LineChunk) -> [Int] {
-    chunk.withBytes { bytes in bytes.indices.filter { bytes[$0] == ASCII.newline } }
-  }
-
-  @Test func lineEndsAreTheChunksNewlines() throws {
-    let dir = TemporaryDirectory()
-    let lines = sampleLines(300)
-    let path = dir.write("lines", lines.joined(separator: "\n") + "\n")
-    let chunk = try #require(collect(ChunkReader(paths: [path])).chunks.first)
-    #expect(chunk.lineEnds.map { Int($0) } == newlineOffsets(chunk))
-    #expect(chunk.lineEnds.count == chunk.lineCount)
-  }
-
-  /// Lines of one or two bytes: more line ends than the record keeps. The lines after the last
-  /// recorded end are found by searching, with the same bytes and numbers, in every batch.
-  @Test func linesPastTheRecordAreFoundBySearching() throws {
-    let dir = TemporaryDirectory()
-    var text = ""
-    for index in 0..<5000 { text += index % 7 == 0 ? "\r\n" : (index % 2 == 0 ? "a\n" : "bc\n") }
-    text += "last"
-    let path = dir.write("short", text)
-    // Split by bytes: a Swift `String` holds "\r\n" as one `Character`.
-    let expected = Array(text.utf8).split(
-      separator: ASCII.newline, omittingEmptySubsequences: false
-    )
-    .map { String(decoding: $0.last == ASCII.carriageReturn ? $0.dropLast() : $0, as: UTF8.self) }
-    for batchBytes in [Int.max, 1000, 4096] {
-      let reader = ChunkReader(paths: [path])
-      reader.batchBytes = batchBytes
-      let chunk = try #require(collect(reader).chunks.first)
-      let ends = newlineOffsets(chunk)
-      #expect(chunk.lineEnds.count == chunk.byteCount / 32 + 16)
-      #expect(chunk.lineEnds.count < ends.count)
-      #expect(chunk.lineEnds.map { Int($0) } == Array(ends.prefix(chunk.lineEnds.count)))
-      var seen: [String] = []
-      var numbers: [Int] = []
-      for batch in chunk.batches {
-        chunk.forEachLine(of: batch) { line, number in
-          seen.append(String(decoding: line, as: UTF8.self))
-          numbers.append(number)
-        }
-      }
-      // Compared first and reported as a flag: the arrays hold 5001 lines.
-      let sameLines = seen == expected
-      let sameNumbers = numbers == Array(1...expected.count)
-      #expect(
-        sameLines, "batchBytes \(batchBytes): \(seen.count) lines, \(expected.count) expected")
-      #expect(sameNumbers, "batchBytes \(batchBytes)")
-    }
-  }
-}
-
 /// The pipeline hands a chunk to the workers in batches (`ChunkReader.batchBytes`): they must
 /// tile the chunk, end on line boundaries, number their lines as the whole chunk does, and
 /// together yield exactly the chunk's lines.
