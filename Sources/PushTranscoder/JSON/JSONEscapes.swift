@@ -188,7 +188,7 @@ package enum JSONEscapes {
     let count = content.count
     var written = 0
     var index = 0
-    while index < count {
+    walk: while index < count {
       // Escaped text often has one escape right after another (`\u`-escaped CJK): look at the
       // next byte before copying a run.
       if source[index] != ASCII.backslash {
@@ -198,31 +198,28 @@ package enum JSONEscapes {
         // one to memmove each. Safe because `index + 16 <= count` and `written <= index` (each
         // escape writes at most the bytes it takes), so the 16 bytes lie inside both `content`
         // and `out`'s `count` bytes; a block stored past the run is rewritten by what follows.
-        var blocked = false
-        while count &- index >= 16 {
+        while true {
+          guard count &- index >= 16 else {
+            // Fewer than 16 bytes left. Safe because `index <= count`: memchr reads only
+            // `source[index..<count]`.
+            guard index < count,
+              let found = memchr(source + index, Int32(ASCII.backslash), count - index)
+            else {
+              break walk
+            }
+            // Safe because `found` lies in source[index..<count], and `written <= index`, so
+            // the run fits in `out`'s `count` bytes.
+            let slash = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - source
+            (out + written).update(from: source + index, count: slash - index)
+            written += slash - index
+            index = slash
+            break
+          }
           let backslashes = pt_copy16_backslashes(source + index, out + written)
           let run = backslashes == 0 ? 16 : Int(backslashes.trailingZeroBitCount)
           index &+= run
           written &+= run
-          if backslashes != 0 {
-            blocked = true
-            break
-          }
-        }
-        if !blocked {
-          // Fewer than 16 bytes left. Safe because `index <= count`: memchr reads only
-          // `source[index..<count]`.
-          guard index < count,
-            let found = memchr(source + index, Int32(ASCII.backslash), count - index)
-          else {
-            break
-          }
-          // Safe because `found` lies in source[index..<count], and `written <= index`, so the
-          // run fits in `out`'s `count` bytes.
-          let slash = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - source
-          (out + written).update(from: source + index, count: slash - index)
-          written += slash - index
-          index = slash
+          if backslashes != 0 { break }
         }
       }
       guard index + 1 < count else { break }
