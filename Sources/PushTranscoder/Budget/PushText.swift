@@ -153,9 +153,11 @@ package enum PushText {
       let capacity = pieces.reduce(0) { $0 + $1.count }
       return Self.refill(&bytes, from: pieces, capacity: capacity, scalars: limit)
     case .decoded(let decoded):
-      // One walk finds the prefix's end and counts its scalars.
+      // One walk finds the prefix's end and counts its scalars; the prefix is then copied over
+      // `bytes`, keeping its storage like the other cases.
       let prefix = decoded.withUnsafeBufferPointer { TextCut.scalarPrefix($0, scalars: limit) }
-      bytes = Array(decoded[..<prefix.end])
+      bytes.removeAll(keepingCapacity: true)
+      bytes.append(contentsOf: decoded[..<prefix.end])
       return prefix.scalars
     }
   }

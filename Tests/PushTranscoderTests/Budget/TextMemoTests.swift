@@ -63,6 +63,25 @@ import Testing
     }
   }
 
+  /// `decodePrefix(scalars:into:)` writes over the array it is given and keeps its storage, for
+  /// every kind of text: the memo relies on it to decode a later line's text without allocating.
+  @Test func decodedPrefixInPlaceKeepsTheArraysStorage() {
+    let plain = Array("plain text, 中文 and more".utf8)
+    plain.withUnsafeBufferPointer { plainBytes in
+      let slice = StringSlice(escapedContent: plainBytes)
+      let texts: [PushText] = [.slice(slice), .pieces([slice, slice]), .decoded(plain)]
+      for text in texts {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        let before = bytes.withUnsafeBufferPointer { $0.baseAddress }
+        text.decodePrefix(scalars: 10, into: &bytes)
+        let after = bytes.withUnsafeBufferPointer { $0.baseAddress }
+        #expect(before == after, "\(text)")
+        #expect(bytes == text.decodedPrefix(scalars: 10))
+      }
+    }
+  }
+
   /// A borrowing cut of plain text is a slice of storage the memo owns (`CutBytes`), which holds
   /// the right bytes and moves only when a longer cut needs more room; asking for the same cut
   /// with and without borrowing, in either order, gives the same bytes; a text with escapes
