@@ -5,12 +5,18 @@
 # Usage (from the project root): scripts/compare-all.sh [SIZE_MB] [ROUNDS]   (default 128 7)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The apns batch rows again on tmpfs, each round into a fresh directory: the program's share,
+# next to compare.sh's lz4x2/gzipx2 on the disk under WORK.
+SHM=$(mktemp -d -p /dev/shm compare-all.XXXXXX 2>/dev/null || mktemp -d)
+trap 'rm -rf "$SHM"' EXIT
 EXTRA=$'lz4x2_force\t{bin} {in} --vendors apns --threads 2 --compress lz4 -o {work}/lf --force'
 EXTRA+=$'\ngzipx2_force\t{bin} {in} --vendors apns --threads 2 --compress gzip --level 1 -o {work}/gf --force'
 EXTRA+=$'\njob_lz4_disk\trm -rf {work}/jld; {bin} {in} --threads 2 --compress lz4 -o {work}/jld'
 EXTRA+=$'\njob_lz4_disk_force\t{bin} {in} --threads 2 --compress lz4 -o {work}/jlf --force'
 EXTRA+=$'\njob_gzip_disk\trm -rf {work}/jgd; {bin} {in} --threads 2 --compress gzip -o {work}/jgd'
 EXTRA+=$'\nstream_x2\t{bin} {in} -o - --threads 2 > /dev/null'
+EXTRA+=$'\nlz4x2_tmpfs\t{bin} {in} --vendors apns --threads 2 --compress lz4 -o $(mktemp -u -p '"$SHM"$' l.XXXXXX)'
+EXTRA+=$'\ngzipx2_tmpfs\t{bin} {in} --vendors apns --threads 2 --compress gzip --level 1 -o $(mktemp -u -p '"$SHM"$' g.XXXXXX)'
 export EXTRA
 ONLY="cat sj_parse sj_transcode validate apns all x2 lz4x2 gzipx2 job_lz4 job_gzip" \
   ../shared/bench/compare.sh "${1:-128}" "${2:-7}"
