@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every compare.sh row of BENCHMARKS.md's table in one run: the default rows, the README's jobs
-# (fresh directories, as users make them), the `--force` reruns into one directory, and the
-# nine-vendor jobs into a fresh directory on the disk under WORK (default /tmp, not tmpfs).
+# (fresh directories, as users make them), the `--force` reruns into one directory, the
+# nine-vendor jobs into a fresh directory on the disk under WORK (default /tmp, not tmpfs), and
+# the apns batch rows into fresh directories on tmpfs.
 # Usage (from the project root): scripts/compare-all.sh [SIZE_MB] [ROUNDS]   (default 128 7)
 set -euo pipefail
 cd "$(dirname "$0")/.."
