@@ -29,6 +29,13 @@ enum TokenizerScan {
     pt_string_specials16(at)
   }
 
+  /// Bit i set when byte i of the 16 at `at` is not an ASCII digit (`0`...`9`), from the C shim's
+  /// SSE2 `pmovmskb` like `specialMask`. The caller guarantees 16 readable bytes.
+  @inline(__always)
+  static func nonDigitMask(_ at: UnsafePointer<UInt8>) -> UInt32 {
+    pt_nondigits16(at)
+  }
+
   /// The closing quote of the string whose content continues at `start` (where `plainEnd`
   /// stopped), or `bail`: its offset
   /// shifted left by one, the low bit set when the content from `start` holds a backslash (the
@@ -139,11 +146,19 @@ enum TokenizerScan {
     return JSONEscapes.hex4(base + at)
   }
 
-  /// The offset of the first byte at or after `start` that is not an ASCII digit (or `count`).
+  /// The offset of the first byte at or after `start` that is not an ASCII digit (or `count`):
+  /// 16 bytes a step while the line has them (the C shim's SSE2 mask, as for strings).
   @inline(__always)
   static func digitsEnd(_ base: UnsafePointer<UInt8>, _ start: Int, _ count: Int) -> Int {
     var cursor = start
-    while cursor &+ 8 <= count {
+    while cursor &+ 16 <= count {
+      // Safe because cursor + 16 <= count: the unaligned 16-byte load stays inside the line.
+      let mask = nonDigitMask(base + cursor)
+      if mask != 0 { return cursor &+ mask.trailingZeroBitCount }
+      cursor &+= 16
+    }
+    // Fewer than 16 bytes left: eight as one word, then byte by byte.
+    if cursor &+ 8 <= count {
       // Safe because cursor + 8 <= count.
       let word = UInt64(
         littleEndian: UnsafeRawPointer(base + cursor).loadUnaligned(as: UInt64.self))

@@ -287,6 +287,30 @@ struct UTF8FastPathTests {
     }
   }
 
+  /// The number scanner's 16-byte mask (the C shim's `pmovmskb`): every byte value in every
+  /// lane, beside digits and beside a second non-digit, against the definition byte by byte.
+  @Test func nonDigitMaskMarksExactlyTheNonDigitsOfEveryLane() {
+    var block = [UInt8](repeating: UInt8(ascii: "5"), count: 32)
+    for lane in 0..<16 {
+      for value in 0...255 {
+        for other in [UInt8(ascii: "0"), UInt8(ascii: "9"), UInt8(ascii: "/"), 0xB0] {
+          block[(lane + 7) % 16] = other
+          block[lane] = UInt8(value)
+          var expected: UInt32 = 0
+          for index in 0..<16 where !(0x30...0x39).contains(block[index]) {
+            expected |= 1 << index
+          }
+          // Bytes past the 16 are never looked at.
+          block[16] = UInt8(ascii: ",")
+          let mask = block.withUnsafeBufferPointer { TokenizerScan.nonDigitMask($0.baseAddress!) }
+          #expect(mask == expected, "lane \(lane) value \(value) other \(other)")
+          block[(lane + 7) % 16] = UInt8(ascii: "5")
+        }
+      }
+      block[lane] = UInt8(ascii: "5")
+    }
+  }
+
   @Test func agreesOnEveryThreeByteSequenceAfterEveryAlignment() {
     for lead in 0xC0...0xFF {
       for second in stride(from: 0x70, through: 0xC8, by: 0x08) {
