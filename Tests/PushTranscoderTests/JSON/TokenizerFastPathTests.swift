@@ -265,49 +265,49 @@ struct UTF8FastPathTests {
   /// The string scanners' 16-byte mask (the C shim's `pmovmskb`): every byte value in every lane,
   /// among plain bytes and beside a second special byte, against the definition byte by byte.
   @Test func specialMaskMarksExactlyTheSpecialBytesOfEveryLane() {
-    func isSpecial(_ byte: UInt8) -> Bool {
+    expectMaskMarksEveryLane(
+      TokenizerScan.specialMask, filler: UInt8(ascii: "a"),
+      others: [UInt8(ascii: "b"), 0x80, 0x1F],
+      past: UInt8(ascii: "\"")
+    ) { byte in
       byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80
-    }
-    var block = [UInt8](repeating: UInt8(ascii: "a"), count: 32)
-    for lane in 0..<16 {
-      for value in 0...255 {
-        for other in [UInt8(ascii: "b"), 0x80, 0x1F] {
-          block[(lane + 5) % 16] = other
-          block[lane] = UInt8(value)
-          var expected: UInt32 = 0
-          for index in 0..<16 where isSpecial(block[index]) { expected |= 1 << index }
-          // Bytes past the 16 are never looked at.
-          block[16] = UInt8(ascii: "\"")
-          let mask = block.withUnsafeBufferPointer { TokenizerScan.specialMask($0.baseAddress!) }
-          #expect(mask == expected, "lane \(lane) value \(value) other \(other)")
-          block[(lane + 5) % 16] = UInt8(ascii: "a")
-        }
-      }
-      block[lane] = UInt8(ascii: "a")
     }
   }
 
   /// The number scanner's 16-byte mask (the C shim's `pmovmskb`): every byte value in every
   /// lane, beside digits and beside a second non-digit, against the definition byte by byte.
   @Test func nonDigitMaskMarksExactlyTheNonDigitsOfEveryLane() {
-    var block = [UInt8](repeating: UInt8(ascii: "5"), count: 32)
+    expectMaskMarksEveryLane(
+      TokenizerScan.nonDigitMask, filler: UInt8(ascii: "5"),
+      others: [UInt8(ascii: "0"), UInt8(ascii: "9"), UInt8(ascii: "/"), 0xB0],
+      past: UInt8(ascii: ",")
+    ) { byte in
+      !(0x30...0x39).contains(byte)
+    }
+  }
+
+  /// Checks a 16-byte mask against `isMarked`, byte by byte: every value in every lane of a block
+  /// of `filler`, with each of `others` in a second lane, and a marked byte (`past`) right after
+  /// the 16, which the mask must never look at.
+  private func expectMaskMarksEveryLane(
+    _ mask: (UnsafePointer<UInt8>) -> UInt32, filler: UInt8, others: [UInt8], past: UInt8,
+    isMarked: (UInt8) -> Bool
+  ) {
+    var block = [UInt8](repeating: filler, count: 32)
+    block[16] = past
     for lane in 0..<16 {
       for value in 0...255 {
-        for other in [UInt8(ascii: "0"), UInt8(ascii: "9"), UInt8(ascii: "/"), 0xB0] {
-          block[(lane + 7) % 16] = other
+        for other in others {
+          block[(lane + 5) % 16] = other
           block[lane] = UInt8(value)
           var expected: UInt32 = 0
-          for index in 0..<16 where !(0x30...0x39).contains(block[index]) {
-            expected |= 1 << index
-          }
-          // Bytes past the 16 are never looked at.
-          block[16] = UInt8(ascii: ",")
-          let mask = block.withUnsafeBufferPointer { TokenizerScan.nonDigitMask($0.baseAddress!) }
-          #expect(mask == expected, "lane \(lane) value \(value) other \(other)")
-          block[(lane + 7) % 16] = UInt8(ascii: "5")
+          for index in 0..<16 where isMarked(block[index]) { expected |= 1 << index }
+          let found = block.withUnsafeBufferPointer { mask($0.baseAddress!) }
+          #expect(found == expected, "lane \(lane) value \(value) other \(other)")
+          block[(lane + 5) % 16] = filler
         }
       }
-      block[lane] = UInt8(ascii: "5")
+      block[lane] = filler
     }
   }
 
