@@ -63,3 +63,140 @@ static inline uint32_t pt_nondigits16(const uint8_t *p) {
   return mask;
 #endif
 }
+
+/// The four byte classes a string scan stops at, for the 16 bytes at `p`: bits 0-15 mark the
+/// quotes, bits 16-31 the backslashes, bits 32-47 the control bytes (0x00...0x1F) and bits 48-63
+/// the non-ASCII bytes (0x80...0xFF), bit i of each group for byte i. The 16 bytes must be
+/// readable.
+static inline uint64_t pt_string_classes16(const uint8_t *p) {
+#if defined(__SSE2__)
+  __m128i bytes = _mm_loadu_si128((const __m128i *)p);
+  uint64_t quotes = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('"')));
+  uint64_t backslashes = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\')));
+  // Unsigned: a byte is at most 0x1F exactly when the minimum of it and 0x1F is itself.
+  __m128i controls = _mm_cmpeq_epi8(_mm_min_epu8(bytes, _mm_set1_epi8(0x1F)), bytes);
+  uint64_t control = (uint16_t)_mm_movemask_epi8(controls);
+  uint64_t high = (uint16_t)_mm_movemask_epi8(bytes);
+  return quotes | backslashes << 16 | control << 32 | high << 48;
+#else
+  uint64_t mask = 0;
+  for (int i = 0; i < 16; i++) {
+    uint8_t byte = p[i];
+    if (byte == '"') mask |= 1ull << i;
+    if (byte == '\\') mask |= 1ull << (16 + i);
+    if (byte < 0x20) mask |= 1ull << (32 + i);
+    if (byte >= 0x80) mask |= 1ull << (48 + i);
+  }
+  return mask;
+#endif
+}
+
+/// Bit i is set when byte i of the 16 at `p` is a letter that may follow a backslash in a
+/// two-byte escape: `"`, `\`, `/`, `b`, `f`, `n`, `r` or `t` (`u` is not among them: its escape
+/// is six or twelve bytes long). The 16 bytes must be readable.
+static inline uint32_t pt_escape_letters16(const uint8_t *p) {
+#if defined(__SSE2__)
+  __m128i bytes = _mm_loadu_si128((const __m128i *)p);
+  __m128i letters = _mm_or_si128(
+      _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('"')),
+                                _mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\'))),
+                   _mm_or_si128(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('/')),
+                                _mm_cmpeq_epi8(bytes, _mm_set1_epi8('b')))),
+      _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('f')),
+                                _mm_cmpeq_epi8(bytes, _mm_set1_epi8('n'))),
+                   _mm_or_si128(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('r')),
+                                _mm_cmpeq_epi8(bytes, _mm_set1_epi8('t')))));
+  return (uint32_t)_mm_movemask_epi8(letters);
+#else
+  uint32_t mask = 0;
+  for (int i = 0; i < 16; i++) {
+    uint8_t byte = p[i];
+    if (byte == '"' || byte == '\\' || byte == '/' || byte == 'b' || byte == 'f' || byte == 'n' ||
+        byte == 'r' || byte == 't')
+      mask |= 1u << i;
+  }
+  return mask;
+#endif
+}
+
+/// UTF-8 faults of the 16 bytes at `p`, which must start at a character boundary (ASCII, or
+/// the lead byte of a sequence). Bits 0-15: bit i is set when byte i breaks Unicode's Table 3-7
+/// (well-formed byte sequences) given the bytes before it in the block: a continuation byte
+/// where none is due, another byte where one is due (so a sequence cut short by an ASCII byte
+/// shows at that byte), a byte no sequence holds (C0, C1, F5...FF), or a second byte out of the
+/// range its lead allows (after E0, ED, F0, F4). Bits 16-31: the lead bytes whose sequence runs
+/// past byte 15, whose continuation bytes the block cannot check. The 16 bytes must be readable.
+static inline uint32_t pt_utf8_faults16(const uint8_t *p) {
+#if defined(__SSE2__)
+  __m128i bytes = _mm_loadu_si128((const __m128i *)p);
+  // As signed bytes, the continuation bytes 0x80...0xBF are exactly those below -64 (0xC0).
+  __m128i continuation = _mm_cmplt_epi8(bytes, _mm_set1_epi8((char)0xC0));
+  // Unsigned "at least": the maximum of the byte and the bound is the byte itself.
+  __m128i lead2 = _mm_cmpeq_epi8(_mm_max_epu8(bytes, _mm_set1_epi8((char)0xC0)), bytes);
+  __m128i lead3 = _mm_cmpeq_epi8(_mm_max_epu8(bytes, _mm_set1_epi8((char)0xE0)), bytes);
+  __m128i lead4 = _mm_cmpeq_epi8(_mm_max_epu8(bytes, _mm_set1_epi8((char)0xF0)), bytes);
+  // Byte i must be a continuation when byte i-1 leads a sequence of two or more bytes, byte i-2
+  // one of three or more, or byte i-3 one of four (shifting left by k bytes moves byte i-k to
+  // lane i; the block starts at a boundary, so nothing is due from before it).
+  __m128i due = _mm_or_si128(_mm_or_si128(_mm_slli_si128(lead2, 1), _mm_slli_si128(lead3, 2)),
+                             _mm_slli_si128(lead4, 3));
+  __m128i faults = _mm_xor_si128(due, continuation);
+  // Never in UTF-8: C0 and C1 (overlong leads) and F5...FF.
+  faults = _mm_or_si128(faults, _mm_cmpeq_epi8(_mm_and_si128(bytes, _mm_set1_epi8((char)0xFE)),
+                                               _mm_set1_epi8((char)0xC0)));
+  faults = _mm_or_si128(
+      faults, _mm_cmpeq_epi8(_mm_max_epu8(bytes, _mm_set1_epi8((char)0xF5)), bytes));
+  // The second byte's range: A0...BF after E0 (else overlong), 80...9F after ED (else a
+  // surrogate), 90...BF after F0 (else overlong), 80...8F after F4 (else above U+10FFFF).
+  __m128i previous = _mm_slli_si128(bytes, 1);
+  __m128i atLeastA0 = _mm_cmpeq_epi8(_mm_max_epu8(bytes, _mm_set1_epi8((char)0xA0)), bytes);
+  __m128i atLeast90 = _mm_cmpeq_epi8(_mm_max_epu8(bytes, _mm_set1_epi8((char)0x90)), bytes);
+  faults = _mm_or_si128(
+      faults, _mm_andnot_si128(atLeastA0, _mm_cmpeq_epi8(previous, _mm_set1_epi8((char)0xE0))));
+  faults = _mm_or_si128(
+      faults, _mm_and_si128(atLeastA0, _mm_cmpeq_epi8(previous, _mm_set1_epi8((char)0xED))));
+  faults = _mm_or_si128(
+      faults, _mm_andnot_si128(atLeast90, _mm_cmpeq_epi8(previous, _mm_set1_epi8((char)0xF0))));
+  faults = _mm_or_si128(
+      faults, _mm_and_si128(atLeast90, _mm_cmpeq_epi8(previous, _mm_set1_epi8((char)0xF4))));
+  // Open at the end: a lead of two or more bytes at byte 15, of three or more at 14, of four at 13.
+  uint32_t open = ((uint32_t)_mm_movemask_epi8(lead2) & 0x8000u) |
+                  ((uint32_t)_mm_movemask_epi8(lead3) & 0x4000u) |
+                  ((uint32_t)_mm_movemask_epi8(lead4) & 0x2000u);
+  return (uint32_t)_mm_movemask_epi8(faults) | open << 16;
+#else
+  uint32_t faults = 0;
+  uint32_t open = 0;
+  for (int i = 0; i < 16; i++) {
+    uint8_t byte = p[i];
+    int due = (i >= 1 && p[i - 1] >= 0xC0) || (i >= 2 && p[i - 2] >= 0xE0) ||
+              (i >= 3 && p[i - 3] >= 0xF0);
+    int isContinuation = byte >= 0x80 && byte < 0xC0;
+    if (due != isContinuation) faults |= 1u << i;
+    if (byte == 0xC0 || byte == 0xC1 || byte >= 0xF5) faults |= 1u << i;
+    if (i >= 1) {
+      uint8_t previous = p[i - 1];
+      if ((previous == 0xE0 && byte < 0xA0) || (previous == 0xED && byte >= 0xA0) ||
+          (previous == 0xF0 && byte < 0x90) || (previous == 0xF4 && byte >= 0x90))
+        faults |= 1u << i;
+    }
+    if ((i == 15 && byte >= 0xC0) || (i == 14 && byte >= 0xE0) || (i == 13 && byte >= 0xF0))
+      open |= 1u << i;
+  }
+  return faults | open << 16;
+#endif
+}
+
+/// Bit i is set when byte i of the 16 at `p` is non-ASCII (0x80...0xFF). The 16 bytes must be
+/// readable.
+static inline uint32_t pt_non_ascii16(const uint8_t *p) {
+#if defined(__SSE2__)
+  return (uint32_t)_mm_movemask_epi8(_mm_loadu_si128((const __m128i *)p));
+#else
+  uint32_t mask = 0;
+  for (int i = 0; i < 16; i++) {
+    if (p[i] >= 0x80) mask |= 1u << i;
+  }
+  return mask;
+#endif
+}

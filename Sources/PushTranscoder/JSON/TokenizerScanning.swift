@@ -47,12 +47,131 @@ enum TokenizerScan {
   /// the fast path accepts is then valid UTF-8 as a whole. A lone surrogate escape bails (the
   /// reference tokenizer rejects it or, in replace mode, counts it). Out of line: the caller
   /// inlines `plainEnd` for the common short string and calls this for the rest.
+  ///
+  /// While 16 bytes remain it reads a window of 16 at a time, each starting at a character
+  /// boundary (`windowReach`): the window's two-byte escapes and UTF-8 are checked as masks, so
+  /// escaped JSON and CJK text cost a few vector operations per 16 bytes instead of a branch per
+  /// escape or character. `\u` escapes and `\\` go through `escapeEnd`, and the last 15 bytes of
+  /// the line through `tailEnd`.
   @inline(never)
   static func stringEnd(_ base: UnsafePointer<UInt8>, _ start: Int, _ count: Int) -> Int {
     var escaped = 0
     var cursor = start
+    while cursor &+ 16 <= count {
+      // Safe because cursor + 16 <= count: every 16-byte load below stays inside the line.
+      let window = base + cursor
+      let specials = specialMask(window)
+      if specials == 0 {
+        cursor &+= 16
+        continue
+      }
+      // Safe because the lowest set bit marks one of the window's 16 bytes.
+      let first = window[specials.trailingZeroBitCount]
+      // The common end: a closing quote before any other special byte.
+      if first == ASCII.quote { return (cursor &+ specials.trailingZeroBitCount) << 1 | escaped }
+      if first >= 0x80 {
+        // Text: UTF-8 up to the first quote, backslash or control byte (the next window starts
+        // there) or to a sequence that runs past the window (the next window starts at its lead).
+        // A sequence cut short shows at the byte that cuts it, so that byte is checked too.
+        // Safe because the window starts at a character boundary and holds 16 readable bytes.
+        let faults = pt_utf8_faults16(window)
+        let stops = specials & ~pt_non_ascii16(window)
+        let end = Swift.min(
+          (stops | 0x1_0000).trailingZeroBitCount, (faults &>> 16 | 0x1_0000).trailingZeroBitCount)
+        if faults & 0xFFFF & ~(UInt32.max &<< UInt32(end &+ 1)) != 0 { return bail }
+        // end > 0: every stop lies after the first special byte, which is non-ASCII, and open
+        // leads are at 13 or later.
+        cursor &+= end
+        continue
+      }
+      // A control byte ends the string's validity; a backslash starts the window's escapes.
+      guard first == ASCII.backslash else { return bail }
+      let reach = windowReach(window)
+      if reach.offset < 0 { return bail }
+      if reach.endsString { return (cursor &+ reach.offset) << 1 | escaped | reach.escaped }
+      escaped = 1
+      cursor &+= reach.offset
+      // Safe because reach.offset < 16 is checked first.
+      if reach.offset < 16 && window[reach.offset] == ASCII.backslash {
+        // Escapes the window left unsettled come in runs (`\uD83D\uDE00`): the whole run here.
+        repeat {
+          cursor = escapeEnd(base, cursor, count)
+          if cursor < 0 { return bail }
+        } while cursor < count && base[cursor] == ASCII.backslash  // Safe because cursor < count.
+      }
+    }
+    return tailEnd(base, cursor, count, escaped: escaped)
+  }
+
+  /// What one 16-byte window of string content (starting at a character boundary) holds, up to
+  /// the first byte the masks cannot settle.
+  ///
+  /// - `endsString`: the closing quote is at `offset`, and the bytes before it are valid content.
+  /// - otherwise, when `offset` is not negative, the bytes before `offset` are valid content and
+  ///   the scan continues at `offset`: 16 (the whole window), a backslash for `escapeEnd` (one
+  ///   escaped itself, one before `u` or before a byte no escape takes, or one at byte 15), or
+  ///   the lead byte of a UTF-8 sequence that runs past the window.
+  /// - a negative `offset` (`bail`): an unescaped control byte or ill-formed UTF-8 before the
+  ///   first byte the masks cannot settle.
+  ///
+  /// `escaped` is 1 when the bytes before `offset` hold a backslash.
+  @inline(__always)
+  static func windowReach(_ window: UnsafePointer<UInt8>) -> (
+    offset: Int, endsString: Bool, escaped: Int
+  ) {
+    // Safe because the caller guarantees 16 readable bytes at `window`.
+    let classes = pt_string_classes16(window)
+    let quotes = UInt32(truncatingIfNeeded: classes) & 0xFFFF
+    let backslashes = UInt32(truncatingIfNeeded: classes &>> 16) & 0xFFFF
+    let controls = UInt32(truncatingIfNeeded: classes &>> 32) & 0xFFFF
+    let nonASCII = UInt32(truncatingIfNeeded: classes &>> 48)
+    // `reach`: the first byte the masks leave to the scalar code (16: none).
+    var reach = 16
+    // The bytes escaped by a backslash, valid for the bytes below `reach`: up to the first
+    // backslash that is escaped itself, every backslash starts a two-byte escape.
+    var escapedBytes: UInt32 = 0
+    if backslashes != 0 {
+      escapedBytes = (backslashes &<< 1) & 0xFFFF
+      // Safe because the caller guarantees 16 readable bytes at `window`.
+      let letters = pt_escape_letters16(window)
+      // Bit i - 1 for an escaped byte i that is a backslash or no two-byte escape's letter (the
+      // escape at i - 1 is `\\`, `\u...` or invalid), and bit 15 for a backslash at byte 15.
+      let unsettled =
+        ((backslashes & escapedBytes) | (escapedBytes & ~letters)) &>> 1 | backslashes & 0x8000
+      if unsettled != 0 { reach = unsettled.trailingZeroBitCount }
+    }
+    // The first unescaped quote or control byte (bit 16: none).
+    let stop = ((quotes & ~escapedBytes) | controls | 0x1_0000).trailingZeroBitCount
+    var end = Swift.min(stop, reach)
+    // UTF-8 up to and including byte `end`: a sequence cut short shows at the byte that cuts it.
+    if nonASCII & ~(UInt32.max &<< UInt32(end)) != 0 {
+      // Safe because the window starts at a character boundary and holds 16 readable bytes.
+      let faults = pt_utf8_faults16(window)
+      let open = faults &>> 16
+      if open != 0 {
+        reach = Swift.min(reach, open.trailingZeroBitCount)
+        end = Swift.min(end, reach)
+      }
+      if faults & 0xFFFF & ~(UInt32.max &<< UInt32(end &+ 1)) != 0 {
+        return (bail, false, 0)
+      }
+    }
+    let escaped = backslashes & ~(UInt32.max &<< UInt32(end)) != 0 ? 1 : 0
+    if end < reach {
+      // Safe because end < reach <= 16: a byte of the window.
+      return window[end] == ASCII.quote ? (end, true, escaped) : (bail, false, 0)
+    }
+    return (end, false, escaped)
+  }
+
+  /// The scalar end of `stringEnd` for the last 15 bytes of a line: byte by byte, each
+  /// multi-byte sequence checked whole.
+  static func tailEnd(
+    _ base: UnsafePointer<UInt8>, _ start: Int, _ count: Int, escaped: Int
+  ) -> Int {
+    var escaped = escaped
+    var cursor = start
     while true {
-      // `cursor` is at a byte the block scan stopped at, or in the last 15 of the line.
       guard cursor < count else { return bail }
       // Safe because cursor < count.
       let byte = base[cursor]
@@ -62,28 +181,14 @@ enum TokenizerScan {
         cursor = escapeEnd(base, cursor, count)
         if cursor < 0 { return bail }
       } else if byte >= 0x80 {
-        repeat {
-          // Safe because cursor < count: the check reads at most count - cursor bytes.
-          let length = UTF8Validation.validSequenceLength(base + cursor, count &- cursor)
-          if length == 0 { return bail }
-          cursor &+= length
-        } while cursor < count && base[cursor] >= 0x80  // Safe because cursor < count.
+        // Safe because cursor < count: the check reads at most count - cursor bytes.
+        let length = UTF8Validation.validSequenceLength(base + cursor, count &- cursor)
+        if length == 0 { return bail }
+        cursor &+= length
       } else if byte < ASCII.space {
         return bail
       } else {
-        // A plain byte in the last 15 of the line (the block scan skips the others).
         cursor &+= 1
-      }
-      // Skip 16 plain bytes at a time; stop at the first quote, backslash, control or non-ASCII.
-      while cursor &+ 16 <= count {
-        // Safe because cursor + 16 <= count: the unaligned 16-byte load stays inside the line.
-        // The lowest set bit is the first special byte.
-        let mask = specialMask(base + cursor)
-        if mask != 0 {
-          cursor &+= mask.trailingZeroBitCount
-          break
-        }
-        cursor &+= 16
       }
     }
   }
