@@ -5,6 +5,7 @@ import PushTranscoder
 /// `explain`: what one line became and why, with the records `transcode` writes for it.
 struct Explain: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "explain",
     abstract: "Explain what one input line becomes: outcome, notice, each vendor, records.")
 
   @Argument(help: "The input file (NDJSON, gzip or LZ4 detected by content), or '-' for stdin.")

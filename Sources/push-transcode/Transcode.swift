@@ -2,12 +2,23 @@ import ArgumentParser
 import Glibc
 import PushTranscoder
 
-extension OutputFraming: ExpressibleByArgument {}
-extension PushLocale: ExpressibleByArgument {}
-extension DisplayMode: ExpressibleByArgument {}
-extension UnicodeMode: ExpressibleByArgument {}
-extension OutputCompression: ExpressibleByArgument {}
-extension ProgressMode: ExpressibleByArgument {}
+/// An option's values: the cases of an enum, spelled by their raw strings.
+protocol OptionValues: ExpressibleByArgument, CaseIterable, RawRepresentable
+where RawValue == String {}
+
+extension OptionValues {
+  /// The values for the help and completions, mapped by a closure: ArgumentParser's default
+  /// (`allCases.map(\.rawValue.defaultValueDescription)`) builds a generic key path on every
+  /// call, some 50,000 instructions each, and the parser asks at every start.
+  public static var allValueStrings: [String] { allCases.map { $0.rawValue } }
+}
+
+extension OutputFraming: OptionValues {}
+extension PushLocale: OptionValues {}
+extension DisplayMode: OptionValues {}
+extension UnicodeMode: OptionValues {}
+extension OutputCompression: OptionValues {}
+extension ProgressMode: OptionValues {}
 
 /// The options that change what a line becomes, shared by `transcode` and `explain`.
 struct RecordOptions: ParsableArguments {
@@ -102,6 +113,7 @@ struct InputOptions: ParsableArguments {
 /// The main job: transcode messages into per-vendor push records.
 struct Transcode: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "transcode",
     abstract: "Transcode chat messages into per-vendor push records (the default command).")
 
   @OptionGroup var input: InputOptions
@@ -200,6 +212,7 @@ struct Transcode: ParsableCommand {
 /// `validate`: framing, UTF-8 and JSON syntax only (SPEC 6.6).
 struct Validate: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "validate",
     abstract: "Check framing, UTF-8 and JSON syntax of every line; reject records on stdout.")
 
   @OptionGroup var input: InputOptions

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PushTranscoder
 import Testing
 
 extension CLITests {
@@ -40,6 +41,25 @@ extension CLITests {
       let lines = CLI.lines(result.stderrText)
       #expect(lines.count == 1, "stderr: \(result.stderrText)")
       #expect(lines.first?.hasPrefix("push-transcode: ") == true)
+    }
+
+    /// A value an enum option does not take is bad usage naming every value it takes, spelled
+    /// as the library's raw values (the CLI lists them without ArgumentParser's key paths).
+    @Test(arguments: [
+      ("--framing", OutputFraming.allCases.map(\.rawValue)),
+      ("--locale", PushLocale.allCases.map(\.rawValue)),
+      ("--display", DisplayMode.allCases.map(\.rawValue)),
+      ("--unicode", UnicodeMode.allCases.map(\.rawValue)),
+      ("--compress", OutputCompression.allCases.map(\.rawValue)),
+      ("--progress", ProgressMode.allCases.map(\.rawValue)),
+    ])
+    func anUnknownValueListsEveryValueTheOptionTakes(option: String, values: [String]) throws {
+      let result = try CLI.run([option, "bogus"], stdin: Data())
+      #expect(result.status == 64)
+      #expect(values.count >= 2)
+      for value in values {
+        #expect(result.stderrText.contains("'\(value)'"), "\(option): \(result.stderrText)")
+      }
     }
 
     /// A negative number was taken for an option name ("Missing value for '--max-line-bytes'").
