@@ -148,17 +148,21 @@ static inline uint32_t pt_utf8_faults16(const uint8_t *p) {
       faults, _mm_cmpeq_epi8(_mm_max_epu8(bytes, _mm_set1_epi8((char)0xF5)), bytes));
   // The second byte's range: A0...BF after E0 (else overlong), 80...9F after ED (else a
   // surrogate), 90...BF after F0 (else overlong), 80...8F after F4 (else above U+10FFFF).
-  __m128i previous = _mm_slli_si128(bytes, 1);
-  __m128i atLeastA0 = _mm_cmpeq_epi8(_mm_max_epu8(bytes, _mm_set1_epi8((char)0xA0)), bytes);
-  __m128i atLeast90 = _mm_cmpeq_epi8(_mm_max_epu8(bytes, _mm_set1_epi8((char)0x90)), bytes);
-  faults = _mm_or_si128(
-      faults, _mm_andnot_si128(atLeastA0, _mm_cmpeq_epi8(previous, _mm_set1_epi8((char)0xE0))));
-  faults = _mm_or_si128(
-      faults, _mm_and_si128(atLeastA0, _mm_cmpeq_epi8(previous, _mm_set1_epi8((char)0xED))));
-  faults = _mm_or_si128(
-      faults, _mm_andnot_si128(atLeast90, _mm_cmpeq_epi8(previous, _mm_set1_epi8((char)0xF0))));
-  faults = _mm_or_si128(
-      faults, _mm_and_si128(atLeast90, _mm_cmpeq_epi8(previous, _mm_set1_epi8((char)0xF4))));
+  // Checked only when one of those leads (or any lead of four bytes) has its second byte in the
+  // block: CJK text (leads E3...E9) never has them, emoji (F0) often.
+  __m128i e0 = _mm_cmpeq_epi8(bytes, _mm_set1_epi8((char)0xE0));
+  __m128i ed = _mm_cmpeq_epi8(bytes, _mm_set1_epi8((char)0xED));
+  if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(e0, ed), lead4)) & 0x7FFF) {
+    __m128i atLeastA0 = _mm_cmpeq_epi8(_mm_max_epu8(bytes, _mm_set1_epi8((char)0xA0)), bytes);
+    __m128i atLeast90 = _mm_cmpeq_epi8(_mm_max_epu8(bytes, _mm_set1_epi8((char)0x90)), bytes);
+    __m128i f0 = _mm_cmpeq_epi8(bytes, _mm_set1_epi8((char)0xF0));
+    __m128i f4 = _mm_cmpeq_epi8(bytes, _mm_set1_epi8((char)0xF4));
+    // Each lead's mask shifted one byte on, to the lane of its second byte.
+    faults = _mm_or_si128(faults, _mm_andnot_si128(atLeastA0, _mm_slli_si128(e0, 1)));
+    faults = _mm_or_si128(faults, _mm_and_si128(atLeastA0, _mm_slli_si128(ed, 1)));
+    faults = _mm_or_si128(faults, _mm_andnot_si128(atLeast90, _mm_slli_si128(f0, 1)));
+    faults = _mm_or_si128(faults, _mm_and_si128(atLeast90, _mm_slli_si128(f4, 1)));
+  }
   // Open at the end: a lead of two or more bytes at byte 15, of three or more at 14, of four at 13.
   uint32_t open = ((uint32_t)_mm_movemask_epi8(lead2) & 0x8000u) |
                   ((uint32_t)_mm_movemask_epi8(lead3) & 0x4000u) |
