@@ -37,9 +37,9 @@ enum TokenizerScan {
   }
 
   /// The closing quote of the string whose content continues at `start` (where `plainEnd`
-  /// stopped), or `bail`: its offset
-  /// shifted left by one, the low bit set when the content from `start` holds a backslash (the
-  /// string's `hasEscapes` flag). One plain word, so the caller keeps no flag in memory.
+  /// stopped), or `bail`: its offset shifted left by one, the low bit set when the content from
+  /// `start` holds a backslash (the string's `hasEscapes` flag). One plain word, so the caller
+  /// keeps no flag in memory.
   ///
   /// Checks what the reference tokenizer checks (no unescaped control byte, well-formed
   /// escapes, `\u` surrogates paired) and, in the same pass, that every non-ASCII byte belongs to
@@ -48,11 +48,11 @@ enum TokenizerScan {
   /// reference tokenizer rejects it or, in replace mode, counts it). Out of line: the caller
   /// inlines `plainEnd` for the common short string and calls this for the rest.
   ///
-  /// While 16 bytes remain it reads a window of 16 at a time, each starting at a character
-  /// boundary (`windowReach`): the window's two-byte escapes and UTF-8 are checked as masks, so
-  /// escaped JSON and CJK text cost a few vector operations per 16 bytes instead of a branch per
-  /// escape or character. `\u` escapes and `\\` go through `escapeEnd`, and the last 15 bytes of
-  /// the line through `tailEnd`.
+  /// While 16 bytes remain it reads windows of 16, each starting at a character boundary, and
+  /// checks a window by masks: text by one UTF-8 mask (`pt_utf8_faults16`), escapes by
+  /// `windowReach`. Escaped JSON and CJK text then cost a few vector operations per 16 bytes
+  /// instead of a branch per escape or character. `\u` escapes and `\\` go through
+  /// `escapeEnd`, and the last 15 bytes of the line through `tailEnd`.
   @inline(never)
   static func stringEnd(_ base: UnsafePointer<UInt8>, _ start: Int, _ count: Int) -> Int {
     var escaped = 0
@@ -84,7 +84,7 @@ enum TokenizerScan {
         cursor &+= end
         continue
       }
-      // A control byte ends the string's validity; a backslash starts the window's escapes.
+      // An unescaped control byte makes the string invalid; a backslash starts escapes.
       guard first == ASCII.backslash else { return bail }
       let reach = windowReach(window)
       if reach.offset < 0 { return bail }
