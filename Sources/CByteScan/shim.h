@@ -8,6 +8,30 @@
 #include <emmintrin.h>
 #endif
 
+#if !defined(__SSE2__)
+/// The byte loop the masks below fall back to on targets without SSE2: bit i is set when
+/// `is_marked` accepts byte i of the 16 at `p`.
+static inline uint32_t pt_mask16_where(const uint8_t *p, int (*is_marked)(uint8_t)) {
+  uint32_t mask = 0;
+  for (int i = 0; i < 16; i++) {
+    if (is_marked(p[i])) mask |= 1u << i;
+  }
+  return mask;
+}
+static inline int pt_is_quote(uint8_t byte) { return byte == '"'; }
+static inline int pt_is_backslash(uint8_t byte) { return byte == '\\'; }
+static inline int pt_is_control(uint8_t byte) { return byte < 0x20; }
+static inline int pt_is_non_ascii(uint8_t byte) { return byte >= 0x80; }
+static inline int pt_is_string_special(uint8_t byte) {
+  return byte == '"' || byte == '\\' || byte < 0x20 || byte >= 0x80;
+}
+static inline int pt_is_non_digit(uint8_t byte) { return (uint8_t)(byte - '0') >= 10; }
+static inline int pt_is_escape_letter(uint8_t byte) {
+  return byte == '"' || byte == '\\' || byte == '/' || byte == 'b' || byte == 'f' ||
+         byte == 'n' || byte == 'r' || byte == 't';
+}
+#endif
+
 /// Bit i is set when byte i of the 16 at `p` is a quote, a backslash, a control byte
 /// (0x00...0x1F) or a non-ASCII byte (0x80...0xFF). The 16 bytes must be readable.
 static inline uint32_t pt_string_specials16(const uint8_t *p) {
@@ -19,12 +43,7 @@ static inline uint32_t pt_string_specials16(const uint8_t *p) {
   __m128i low = _mm_cmplt_epi8(bytes, _mm_set1_epi8(0x20));
   return (uint32_t)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quotes, backslashes), low));
 #else
-  uint32_t mask = 0;
-  for (int i = 0; i < 16; i++) {
-    uint8_t byte = p[i];
-    if (byte == '"' || byte == '\\' || byte < 0x20 || byte >= 0x80) mask |= 1u << i;
-  }
-  return mask;
+  return pt_mask16_where(p, pt_is_string_special);
 #endif
 }
 
@@ -56,11 +75,7 @@ static inline uint32_t pt_nondigits16(const uint8_t *p) {
   __m128i digits = _mm_cmplt_epi8(shifted, _mm_set1_epi8((char)0x8A));
   return (uint32_t)(~_mm_movemask_epi8(digits)) & 0xFFFFu;
 #else
-  uint32_t mask = 0;
-  for (int i = 0; i < 16; i++) {
-    if ((uint8_t)(p[i] - '0') >= 10) mask |= 1u << i;
-  }
-  return mask;
+  return pt_mask16_where(p, pt_is_non_digit);
 #endif
 }
 
@@ -79,15 +94,10 @@ static inline uint64_t pt_string_classes16(const uint8_t *p) {
   uint64_t high = (uint16_t)_mm_movemask_epi8(bytes);
   return quotes | backslashes << 16 | control << 32 | high << 48;
 #else
-  uint64_t mask = 0;
-  for (int i = 0; i < 16; i++) {
-    uint8_t byte = p[i];
-    if (byte == '"') mask |= 1ull << i;
-    if (byte == '\\') mask |= 1ull << (16 + i);
-    if (byte < 0x20) mask |= 1ull << (32 + i);
-    if (byte >= 0x80) mask |= 1ull << (48 + i);
-  }
-  return mask;
+  return (uint64_t)pt_mask16_where(p, pt_is_quote) |
+         (uint64_t)pt_mask16_where(p, pt_is_backslash) << 16 |
+         (uint64_t)pt_mask16_where(p, pt_is_control) << 32 |
+         (uint64_t)pt_mask16_where(p, pt_is_non_ascii) << 48;
 #endif
 }
 
@@ -108,14 +118,7 @@ static inline uint32_t pt_escape_letters16(const uint8_t *p) {
                                 _mm_cmpeq_epi8(bytes, _mm_set1_epi8('t')))));
   return (uint32_t)_mm_movemask_epi8(letters);
 #else
-  uint32_t mask = 0;
-  for (int i = 0; i < 16; i++) {
-    uint8_t byte = p[i];
-    if (byte == '"' || byte == '\\' || byte == '/' || byte == 'b' || byte == 'f' || byte == 'n' ||
-        byte == 'r' || byte == 't')
-      mask |= 1u << i;
-  }
-  return mask;
+  return pt_mask16_where(p, pt_is_escape_letter);
 #endif
 }
 
@@ -197,10 +200,6 @@ static inline uint32_t pt_non_ascii16(const uint8_t *p) {
 #if defined(__SSE2__)
   return (uint32_t)_mm_movemask_epi8(_mm_loadu_si128((const __m128i *)p));
 #else
-  uint32_t mask = 0;
-  for (int i = 0; i < 16; i++) {
-    if (p[i] >= 0x80) mask |= 1u << i;
-  }
-  return mask;
+  return pt_mask16_where(p, pt_is_non_ascii);
 #endif
 }
