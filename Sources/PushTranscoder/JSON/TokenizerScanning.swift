@@ -164,9 +164,31 @@ enum TokenizerScan {
     return (end, false, escaped)
   }
 
-  /// The scalar end of `stringEnd` for the last 15 bytes of a line: byte by byte, each
-  /// multi-byte sequence checked whole.
+  /// The end of `stringEnd` for a string that continues in the last 15 bytes of its line
+  /// (`start + 16 > count`). Most lines end with a short string value and a bracket or two: when
+  /// a line's last 16 bytes put the closing quote before any other special byte, one mask finds
+  /// it; anything else goes byte by byte (`scalarEnd`).
+  @inline(__always)
   static func tailEnd(
+    _ base: UnsafePointer<UInt8>, _ start: Int, _ count: Int, escaped: Int
+  ) -> Int {
+    if count >= 16 && start < count && start &+ 16 > count {
+      // Safe because count >= 16: the line's last 16 bytes are readable. `skip` (1...15) drops
+      // the bytes before `start`.
+      let window = base + (count &- 16)
+      let skip = start &- (count &- 16)
+      let specials = specialMask(window) &>> UInt32(skip)
+      // Safe because the lowest set bit marks a byte of the window at or after `skip`.
+      if specials != 0 && window[skip &+ specials.trailingZeroBitCount] == ASCII.quote {
+        return (start &+ specials.trailingZeroBitCount) << 1 | escaped
+      }
+    }
+    return scalarEnd(base, start, count, escaped: escaped)
+  }
+
+  /// The end of a string from `start`, byte by byte, each multi-byte sequence checked whole: the
+  /// scanner's last resort, and the reference its windows are tested against.
+  static func scalarEnd(
     _ base: UnsafePointer<UInt8>, _ start: Int, _ count: Int, escaped: Int
   ) -> Int {
     var escaped = escaped

@@ -28,7 +28,7 @@ private func bothScans(_ bytes: [UInt8]) -> (windowed: Int, scalar: Int) {
     let base = buffer.baseAddress!
     return (
       TokenizerScan.stringEnd(base, 0, buffer.count),
-      TokenizerScan.tailEnd(base, 0, buffer.count, escaped: 0)
+      TokenizerScan.scalarEnd(base, 0, buffer.count, escaped: 0)
     )
   }
 }
