@@ -9,7 +9,8 @@ where RawValue == String {}
 extension OptionValues {
   /// The values for the help and completions, mapped by a closure: ArgumentParser's default
   /// (`allCases.map(\.rawValue.defaultValueDescription)`) builds a generic key path on every
-  /// call, some 50,000 instructions each, and the parser asks at every start.
+  /// call, and the parser asks at every start (docs/DECISIONS.md [issue 25, start-up]). Public
+  /// because it stands in for a requirement of a public protocol on the library's public enums.
   public static var allValueStrings: [String] { allCases.map { $0.rawValue } }
 }
 
