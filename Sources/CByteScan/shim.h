@@ -203,3 +203,44 @@ static inline uint32_t pt_non_ascii16(const uint8_t *p) {
   return pt_mask16_where(p, pt_is_non_ascii);
 #endif
 }
+
+/// Whether the 16 bytes at `p` begin with two `\u` escapes of code units outside the surrogates
+/// (`\uXXXX\uXXXX`, hex digits in either case, neither unit in D800...DFFF): text escaped as
+/// ASCII-only JSON writes it. Bytes 12-15 are read but not checked. The 16 bytes must be
+/// readable.
+static inline int pt_two_unicode_escapes16(const uint8_t *p) {
+#if defined(__SSE2__)
+  __m128i bytes = _mm_loadu_si128((const __m128i *)p);
+  uint32_t backslashes =
+      (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\')));
+  uint32_t us = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('u')));
+  // Digits: subtracting 0xB0 maps '0'...'9' to 0x80...0x89, as signed bytes the only results
+  // below -118. Letters: with bit 5 set (upper case to lower), subtracting 0xE1 maps 'a'...'f' to
+  // 0x80...0x85, the only results below -122.
+  __m128i digits = _mm_cmplt_epi8(_mm_sub_epi8(bytes, _mm_set1_epi8((char)0xB0)),
+                                  _mm_set1_epi8((char)0x8A));
+  __m128i lower = _mm_or_si128(bytes, _mm_set1_epi8(0x20));
+  __m128i letters = _mm_cmplt_epi8(_mm_sub_epi8(lower, _mm_set1_epi8((char)0xE1)),
+                                   _mm_set1_epi8((char)0x86));
+  uint32_t hex = (uint32_t)_mm_movemask_epi8(_mm_or_si128(digits, letters));
+  // Backslashes at 0 and 6, `u` at 1 and 7, hex digits at 2-5 and 8-11.
+  if ((backslashes & 0x041u) != 0x041u || (us & 0x082u) != 0x082u || (hex & 0xF3Cu) != 0xF3Cu)
+    return 0;
+#else
+  static const char shape[] = "\\uHHHH\\uHHHH";
+  for (int i = 0; i < 12; i++) {
+    uint8_t byte = p[i];
+    if (shape[i] == 'H') {
+      uint8_t lower = byte | 0x20;
+      if (!((byte >= '0' && byte <= '9') || (lower >= 'a' && lower <= 'f'))) return 0;
+    } else if (byte != (uint8_t)shape[i]) {
+      return 0;
+    }
+  }
+#endif
+  // A surrogate unit's first digit is d or D and its second 8 or above (digits and lower-case
+  // letters both compare above '8' from '8' on).
+  if ((p[2] | 0x20) == 'd' && (p[3] | 0x20) >= '8') return 0;
+  if ((p[8] | 0x20) == 'd' && (p[9] | 0x20) >= '8') return 0;
+  return 1;
+}

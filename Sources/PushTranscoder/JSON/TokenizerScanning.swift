@@ -93,10 +93,20 @@ enum TokenizerScan {
       cursor &+= reach.offset
       // Safe because reach.offset < 16 is checked first.
       if reach.offset < 16 && window[reach.offset] == ASCII.backslash {
-        // Escapes the window left unsettled come in runs (`\uD83D\uDE00`): the whole run here.
+        // Escapes the window left unsettled come in runs (`\uD83D\uDE00`, or text escaped as
+        // ASCII-only JSON writes it): the whole run here, two plain `\u` escapes at a time when
+        // one mask can check them.
         repeat {
-          cursor = escapeEnd(base, cursor, count)
-          if cursor < 0 { return bail }
+          // Safe because cursor + 16 <= count is checked first. The `u` is tested alone first:
+          // most runs of other escapes (`\"` at the end of a window) would fail the mask.
+          if cursor &+ 16 <= count && base[cursor &+ 1] == ASCII.lowerU
+            && pt_two_unicode_escapes16(base + cursor) != 0
+          {
+            cursor &+= 12
+          } else {
+            cursor = escapeEnd(base, cursor, count)
+            if cursor < 0 { return bail }
+          }
         } while cursor < count && base[cursor] == ASCII.backslash  // Safe because cursor < count.
       }
     }

@@ -9,6 +9,8 @@ private let stringPieces: [[UInt8]] = [
   Array("a".utf8), Array("plain text ".utf8), Array("0123456789abcdef".utf8),
   Array(#"\""#.utf8), Array(#"\\"#.utf8), Array(#"\/"#.utf8), Array(#"\n"#.utf8),
   Array(#"\t\r\b\f"#.utf8), Array(#"\u00e9"#.utf8), Array(#"\uD83D\uDE00"#.utf8),
+  Array(#"\u4f60\u597D"#.utf8), Array(#"\uD7FF\uE000"#.utf8), Array(#"\u0000\uFFFF"#.utf8),
+  Array(#"\uDBFF\uDFFF"#.utf8),
   Array("您有一条新消息".utf8), Array("é".utf8), Array("😀".utf8),
   [0xC2, 0x80], [0xDF, 0xBF], [0xE0, 0xA0, 0x80], [0xED, 0x9F, 0xBF], [0xEE, 0x80, 0x80],
   [0xEF, 0xBF, 0xBF], [0xF0, 0x90, 0x80, 0x80], [0xF4, 0x8F, 0xBF, 0xBF], [0x7F],
@@ -19,7 +21,7 @@ private let stringPieces: [[UInt8]] = [
   [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xFF], [0x80], [0xBF],
   [0xE6, 0x82], [0xF0, 0x9F, 0x98], [0xC3],
 ]
-private let validPieceCount = 22
+private let validPieceCount = 26
 
 /// `TokenizerScan.stringEnd` from offset 0 of `bytes`, and the scalar scan it must agree with.
 private func bothScans(_ bytes: [UInt8]) -> (windowed: Int, scalar: Int) {
@@ -75,6 +77,28 @@ struct StringScanTests {
         bytes += Array(#"","more":"0123456789abcdef"}"#.utf8)
         let (windowed, scalar) = bothScans(bytes)
         #expect(windowed == scalar, "offset \(offset) letter \(letter)")
+      }
+    }
+  }
+
+  /// Every byte value at each of the twelve bytes of two `\u` escapes (of plain units, of
+  /// surrogate halves, and of the units next to the surrogates), at every offset of the first
+  /// two windows: the two-escape mask accepts exactly what the escape scanner accepts.
+  @Test func windowedScanAgreesOnEveryByteOfTwoUnicodeEscapes() {
+    let pairs = [#"\u4f60\u597D"#, #"\uD83D\uDE00"#, #"\uD7FF\uE000"#, #"\uDC00\u0041"#]
+    for pair in pairs.map({ Array($0.utf8) }) {
+      for offset in 0..<18 {
+        for position in 0..<12 {
+          for value in 0...255 {
+            var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: offset)
+            var escapes = pair
+            escapes[position] = UInt8(value)
+            bytes += [UInt8(ascii: "\\")] + Array("u0041".utf8) + escapes
+            bytes += Array(#"\u0042tail","more":"0123456789abcdef"}"#.utf8)
+            let (windowed, scalar) = bothScans(bytes)
+            #expect(windowed == scalar, "offset \(offset): \(bytes)")
+          }
+        }
       }
     }
   }
