@@ -64,15 +64,21 @@ static inline uint32_t pt_copy16_backslashes(const uint8_t *src, uint8_t *dst) {
 #endif
 }
 
+#if defined(__SSE2__)
+/// All ones in the lanes of `bytes` that hold an ASCII digit ('0'...'9'). Subtracting 0xB0
+/// ('0' + 0x80, modulo 256) maps the digits to 0x80...0x89: as signed bytes -128...-119, exactly
+/// the results below -118 (every other byte value lands at -118 or above).
+static inline __m128i pt_digit_lanes(__m128i bytes) {
+  return _mm_cmplt_epi8(_mm_sub_epi8(bytes, _mm_set1_epi8((char)0xB0)),
+                        _mm_set1_epi8((char)0x8A));
+}
+#endif
+
 /// Bit i is set when byte i of the 16 at `p` is not an ASCII digit ('0'...'9'). The 16 bytes
 /// must be readable.
 static inline uint32_t pt_nondigits16(const uint8_t *p) {
 #if defined(__SSE2__)
-  __m128i bytes = _mm_loadu_si128((const __m128i *)p);
-  // Subtracting 0xB0 ('0' + 0x80, modulo 256) maps the digits to 0x80...0x89: as signed bytes
-  // -128...-119, exactly the results below -118 (every other byte value lands at -118 or above).
-  __m128i shifted = _mm_sub_epi8(bytes, _mm_set1_epi8((char)0xB0));
-  __m128i digits = _mm_cmplt_epi8(shifted, _mm_set1_epi8((char)0x8A));
+  __m128i digits = pt_digit_lanes(_mm_loadu_si128((const __m128i *)p));
   return (uint32_t)(~_mm_movemask_epi8(digits)) & 0xFFFFu;
 #else
   return pt_mask16_where(p, pt_is_non_digit);
@@ -214,11 +220,9 @@ static inline int pt_two_unicode_escapes16(const uint8_t *p) {
   uint32_t backslashes =
       (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\')));
   uint32_t us = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('u')));
-  // Digits: subtracting 0xB0 maps '0'...'9' to 0x80...0x89, as signed bytes the only results
-  // below -118. Letters: with bit 5 set (upper case to lower), subtracting 0xE1 maps 'a'...'f' to
-  // 0x80...0x85, the only results below -122.
-  __m128i digits = _mm_cmplt_epi8(_mm_sub_epi8(bytes, _mm_set1_epi8((char)0xB0)),
-                                  _mm_set1_epi8((char)0x8A));
+  // Letters: with bit 5 set (upper case to lower), subtracting 0xE1 maps 'a'...'f' to
+  // 0x80...0x85, as signed bytes the only results below -122 (the digit test's trick).
+  __m128i digits = pt_digit_lanes(bytes);
   __m128i lower = _mm_or_si128(bytes, _mm_set1_epi8(0x20));
   __m128i letters = _mm_cmplt_epi8(_mm_sub_epi8(lower, _mm_set1_epi8((char)0xE1)),
                                    _mm_set1_epi8((char)0x86));

@@ -78,7 +78,7 @@ enum TokenizerScan {
         let stops = specials & ~pt_non_ascii16(window)
         let end = Swift.min(
           (stops | 0x1_0000).trailingZeroBitCount, (faults &>> 16 | 0x1_0000).trailingZeroBitCount)
-        if faults & 0xFFFF & ~(UInt32.max &<< UInt32(end &+ 1)) != 0 { return bail }
+        if faults & 0xFFFF & lowBits(end &+ 1) != 0 { return bail }
         // end > 0: every stop lies after the first special byte, which is non-ASCII, and open
         // leads are at 13 or later.
         cursor &+= end
@@ -154,7 +154,7 @@ enum TokenizerScan {
     let stop = ((quotes & ~escapedBytes) | controls | 0x1_0000).trailingZeroBitCount
     var end = Swift.min(stop, reach)
     // UTF-8 up to and including byte `end`: a sequence cut short shows at the byte that cuts it.
-    if nonASCII & ~(UInt32.max &<< UInt32(end)) != 0 {
+    if nonASCII & lowBits(end) != 0 {
       // Safe because the window starts at a character boundary and holds 16 readable bytes.
       let faults = pt_utf8_faults16(window)
       let open = faults &>> 16
@@ -162,16 +162,23 @@ enum TokenizerScan {
         reach = Swift.min(reach, open.trailingZeroBitCount)
         end = Swift.min(end, reach)
       }
-      if faults & 0xFFFF & ~(UInt32.max &<< UInt32(end &+ 1)) != 0 {
+      if faults & 0xFFFF & lowBits(end &+ 1) != 0 {
         return (bail, false, 0)
       }
     }
-    let escaped = backslashes & ~(UInt32.max &<< UInt32(end)) != 0 ? 1 : 0
+    let escaped = backslashes & lowBits(end) != 0 ? 1 : 0
     if end < reach {
       // Safe because end < reach <= 16: a byte of the window.
       return window[end] == ASCII.quote ? (end, true, escaped) : (bail, false, 0)
     }
     return (end, false, escaped)
+  }
+
+  /// The mask of the `count` lowest bits (`count` from 0 to 17): a window's bytes below `count`,
+  /// in the masks that give bit i to byte i.
+  @inline(__always)
+  static func lowBits(_ count: Int) -> UInt32 {
+    ~(UInt32.max &<< UInt32(truncatingIfNeeded: count))
   }
 
   /// The end of `stringEnd` for a string that continues in the last 15 bytes of its line

@@ -23,6 +23,12 @@ private let stringPieces: [[UInt8]] = [
 ]
 private let validPieceCount = 26
 
+/// The bytes the mask tests put in a second lane beside each tested byte: a quote, a backslash, a
+/// control byte, a non-ASCII byte and an escape letter.
+private let laneNeighbours: [UInt8] = [
+  UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x05, 0xE4, UInt8(ascii: "n"),
+]
+
 /// `TokenizerScan.stringEnd` from offset 0 of `bytes`, and the scalar scan it must agree with.
 private func bothScans(_ bytes: [UInt8]) -> (windowed: Int, scalar: Int) {
   bytes.withUnsafeBufferPointer { buffer in
@@ -131,6 +137,7 @@ struct StringScanTests {
     for (shift, isMarked) in classes {
       expectMaskMarksEveryLane(
         { UInt32(truncatingIfNeeded: pt_string_classes16($0) >> shift) & 0xFFFF },
+        filler: UInt8(ascii: "a"), others: laneNeighbours, past: UInt8(ascii: "\\"),
         isMarked: isMarked)
     }
   }
@@ -138,32 +145,8 @@ struct StringScanTests {
   /// The C shim's escape-letter mask against its definition in every lane.
   @Test func escapeLettersMarkExactlyTheTwoByteEscapesLettersInEveryLane() {
     let letters = Set(#""\/bfnrt"#.utf8)
-    expectMaskMarksEveryLane({ pt_escape_letters16($0) }, isMarked: { letters.contains($0) })
-  }
-
-  /// Every byte value in every lane of a block of `a`s, beside a quote, a backslash, a control
-  /// byte and a non-ASCII byte in a second lane, with a marked-looking byte after the 16.
-  private func expectMaskMarksEveryLane(
-    _ mask: (UnsafePointer<UInt8>) -> UInt32, isMarked: (UInt8) -> Bool
-  ) {
-    var block = [UInt8](repeating: UInt8(ascii: "a"), count: 32)
-    block[16] = UInt8(ascii: "\\")
-    block[17] = UInt8(ascii: "\"")
-    for lane in 0..<16 {
-      for value in 0...255 {
-        for other in [UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x05, 0xE4, UInt8(ascii: "n")] {
-          let otherLane = (lane + 7) % 16
-          block[otherLane] = other
-          block[lane] = UInt8(value)
-          var expected: UInt32 = 0
-          for index in 0..<16 where isMarked(block[index]) { expected |= 1 << index }
-          // Safe because `block` holds 32 bytes.
-          let found = block.withUnsafeBufferPointer { mask($0.baseAddress!) }
-          #expect(found == expected, "lane \(lane) value \(value) other \(other)")
-          block[otherLane] = UInt8(ascii: "a")
-        }
-      }
-      block[lane] = UInt8(ascii: "a")
-    }
+    expectMaskMarksEveryLane(
+      { pt_escape_letters16($0) }, filler: UInt8(ascii: "a"), others: laneNeighbours,
+      past: UInt8(ascii: "\\"), isMarked: { letters.contains($0) })
   }
 }

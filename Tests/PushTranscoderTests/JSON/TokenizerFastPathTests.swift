@@ -286,31 +286,6 @@ struct UTF8FastPathTests {
     }
   }
 
-  /// Checks a 16-byte mask against `isMarked`, byte by byte: every value in every lane of a block
-  /// of `filler`, with each of `others` in a second lane, and a marked byte (`past`) right after
-  /// the 16, which the mask must never look at.
-  private func expectMaskMarksEveryLane(
-    _ mask: (UnsafePointer<UInt8>) -> UInt32, filler: UInt8, others: [UInt8], past: UInt8,
-    isMarked: (UInt8) -> Bool
-  ) {
-    var block = [UInt8](repeating: filler, count: 32)
-    block[16] = past
-    for lane in 0..<16 {
-      for value in 0...255 {
-        for other in others {
-          block[(lane + 5) % 16] = other
-          block[lane] = UInt8(value)
-          var expected: UInt32 = 0
-          for index in 0..<16 where isMarked(block[index]) { expected |= 1 << index }
-          let found = block.withUnsafeBufferPointer { mask($0.baseAddress!) }
-          #expect(found == expected, "lane \(lane) value \(value) other \(other)")
-          block[(lane + 5) % 16] = filler
-        }
-      }
-      block[lane] = filler
-    }
-  }
-
   @Test func agreesOnEveryThreeByteSequenceAfterEveryAlignment() {
     for lead in 0xC0...0xFF {
       for second in stride(from: 0x70, through: 0xC8, by: 0x08) {
@@ -324,5 +299,30 @@ struct UTF8FastPathTests {
         }
       }
     }
+  }
+}
+
+/// Checks a 16-byte mask against `isMarked`, byte by byte: every value in every lane of a block
+/// of `filler`, with each of `others` in a second lane, and a marked byte (`past`) right after
+/// the 16, which the mask must never look at.
+func expectMaskMarksEveryLane(
+  _ mask: (UnsafePointer<UInt8>) -> UInt32, filler: UInt8, others: [UInt8], past: UInt8,
+  isMarked: (UInt8) -> Bool
+) {
+  var block = [UInt8](repeating: filler, count: 32)
+  block[16] = past
+  for lane in 0..<16 {
+    for value in 0...255 {
+      for other in others {
+        block[(lane + 5) % 16] = other
+        block[lane] = UInt8(value)
+        var expected: UInt32 = 0
+        for index in 0..<16 where isMarked(block[index]) { expected |= 1 << index }
+        let found = block.withUnsafeBufferPointer { mask($0.baseAddress!) }
+        #expect(found == expected, "lane \(lane) value \(value) other \(other)")
+        block[(lane + 5) % 16] = filler
+      }
+    }
+    block[lane] = filler
   }
 }
