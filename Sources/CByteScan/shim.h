@@ -25,6 +25,10 @@ static inline int pt_is_non_ascii(uint8_t byte) { return byte >= 0x80; }
 static inline int pt_is_string_special(uint8_t byte) {
   return byte == '"' || byte == '\\' || byte < 0x20 || byte >= 0x80;
 }
+static inline int pt_is_continuation(uint8_t byte) { return (byte & 0xC0) == 0x80; }
+static inline int pt_is_escaped(uint8_t byte) {
+  return byte == '"' || byte == '\\' || byte < 0x20;
+}
 static inline int pt_is_non_digit(uint8_t byte) { return (uint8_t)(byte - '0') >= 10; }
 static inline int pt_is_escape_letter(uint8_t byte) {
   return byte == '"' || byte == '\\' || byte == '/' || byte == 'b' || byte == 'f' ||
@@ -61,6 +65,41 @@ static inline uint32_t pt_copy16_backslashes(const uint8_t *src, uint8_t *dst) {
     if (src[i] == '\\') mask |= 1u << i;
   }
   return mask;
+#endif
+}
+
+/// Copies the 16 bytes at `src` to `dst` (which must not overlap) and returns, for bytes 0-15,
+/// the backslashes in bits 0-15 and the UTF-8 continuation bytes (0x80...0xBF) in bits 16-31:
+/// a decoder copies the bytes before the first backslash and counts their scalars (the bytes
+/// that are not continuations).
+static inline uint32_t pt_copy16_backslashes_continuations(const uint8_t *src, uint8_t *dst) {
+#if defined(__SSE2__)
+  __m128i bytes = _mm_loadu_si128((const __m128i *)src);
+  _mm_storeu_si128((__m128i *)dst, bytes);
+  uint32_t backslashes =
+      (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\')));
+  // As signed bytes, the continuation bytes 0x80...0xBF are exactly those below -64 (0xC0).
+  uint32_t continuations =
+      (uint32_t)_mm_movemask_epi8(_mm_cmplt_epi8(bytes, _mm_set1_epi8((char)0xC0)));
+  return backslashes | continuations << 16;
+#else
+  for (int i = 0; i < 16; i++) dst[i] = src[i];
+  return pt_mask16_where(src, pt_is_backslash) | pt_mask16_where(src, pt_is_continuation) << 16;
+#endif
+}
+
+/// Bit i is set when byte i of the 16 at `p` needs an escape in a JSON string: a quote, a
+/// backslash or a control byte (0x00...0x1F). The 16 bytes must be readable.
+static inline uint32_t pt_escaped16(const uint8_t *p) {
+#if defined(__SSE2__)
+  __m128i bytes = _mm_loadu_si128((const __m128i *)p);
+  __m128i quotes = _mm_cmpeq_epi8(bytes, _mm_set1_epi8('"'));
+  __m128i backslashes = _mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\'));
+  // Unsigned: a byte is at most 0x1F exactly when the minimum of it and 0x1F is itself.
+  __m128i controls = _mm_cmpeq_epi8(_mm_min_epu8(bytes, _mm_set1_epi8(0x1F)), bytes);
+  return (uint32_t)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quotes, backslashes), controls));
+#else
+  return pt_mask16_where(p, pt_is_escaped);
 #endif
 }
 

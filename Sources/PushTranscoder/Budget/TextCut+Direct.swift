@@ -1,3 +1,5 @@
+import CByteScan
+
 /// The direct path of the cuts (SPEC 5, 9): where a cut falls is found without walking the
 /// text scalar by scalar, and grapheme segmentation, when the scalars on either side of the cut
 /// could join, runs only from the last position before the cut that no UAX #29 rule reaches
@@ -131,8 +133,9 @@ extension TextCut {
   }
 
   /// The length of the longest prefix of `bytes` whose canonically escaped size is at most
-  /// `limit`: eight bytes at a time while none of them needs an escape (`"`, `\`, a control
-  /// byte below 0x20), byte by byte around those that do.
+  /// `limit`: sixteen bytes at a time, each block up to its first byte that needs an escape
+  /// (`"`, `\`, a control byte below 0x20), byte by byte through those; eight at a time near
+  /// the end.
   static func escapedPrefixEnd(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Int {
     escapedPrefixScan(bytes, from: 0, used: 0, limit: limit).end
   }
@@ -147,7 +150,16 @@ extension TextCut {
     var used = startUsed
     var index = start
     while index < count {
-      if index + 8 <= count && used + 8 <= limit {
+      if index &+ 16 <= count && used &+ 16 <= limit {
+        // The bytes before the first one that needs an escape cost one each. Safe because
+        // index + 16 <= count (the block is readable) and used + 16 <= limit (the wrapping adds
+        // stay below both).
+        let escaped = pt_escaped16(base + index) | 0x1_0000
+        let plain = Int(truncatingIfNeeded: escaped.trailingZeroBitCount)
+        used &+= plain
+        index &+= plain
+        if plain == 16 { continue }
+      } else if index + 8 <= count && used + 8 <= limit {
         // Safe because index + 8 <= count.
         let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
         if !JSONEscapes.needsEscape(word) {

@@ -2,6 +2,8 @@
 // UTF-8, hex digits, UTF-8 encoding of a scalar, and the textual count of unpaired surrogate
 // escapes. Canonical re-escaping is in `JSONEscapes.swift`.
 
+import CByteScan
+
 extension JSONEscapes {
   /// Decodes the `\u` escape whose hex digits start at `index` (a surrogate pair included) and
   /// moves `index` past it. A lone surrogate decodes to U+FFFD. Small enough to inline into
@@ -54,7 +56,10 @@ extension JSONEscapes {
   }
 
   /// Decodes at most `maxScalars` scalars of `content` at `out` (room for `content.count`
-  /// bytes); returns the length written. Eight bytes at a time while they hold no backslash.
+  /// bytes, not overlapping `content`); returns the length written. Sixteen bytes at a time, then
+  /// eight: a block is copied whole, and the cursors move to its first backslash, if any (the
+  /// scalars of the bytes before it counted from one mask), so text with an escape every few
+  /// bytes (`\n`, `\uXXXX`) goes byte by byte only through its escapes.
   static func decode(
     _ content: UnsafeBufferPointer<UInt8>, at out: UnsafeMutablePointer<UInt8>, maxScalars: Int
   ) -> Int {
@@ -65,17 +70,35 @@ extension JSONEscapes {
     var scalars = 0
     let high: UInt64 = 0x8080_8080_8080_8080
     while index < count {
-      if index + 8 <= count {
+      if index &+ 16 <= count {
+        // Safe because index + 16 <= count and `written <= index` (decoding never lengthens
+        // validated content), so both 16-byte ranges lie in `content` and in the room for
+        // `count` bytes at `out`; bytes stored past the copied run are overwritten by what
+        // follows or lie past the result. The wrapping adds below stay within `count` and
+        // `maxScalars`.
+        let classes = pt_copy16_backslashes_continuations(source + index, out + written)
+        let plain = Int(truncatingIfNeeded: (classes | 0x1_0000).trailingZeroBitCount)
+        // Only the continuation bytes among the plain ones count (`plain` is at most 16).
+        // ASCII runs have none: the population count (a long sequence on the baseline target,
+        // which has no POPCNT) is skipped.
+        let continuations = (classes &>> 16) & ((1 &<< UInt32(plain)) &- 1)
+        let leads = continuations == 0 ? plain : plain &- continuations.nonzeroBitCount
+        if scalars &+ leads <= maxScalars {
+          written &+= plain
+          index &+= plain
+          scalars &+= leads
+          if plain == 16 { continue }
+        }
+      } else if index &+ 8 <= count {
         // Safe because index + 8 <= count.
         let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
-        let hasBackslash = SWAR.matches(word, ASCII.backslash) != 0
-        if !hasBackslash {
+        if SWAR.matches(word, ASCII.backslash) == 0 {
           // Continuation bytes are 10xxxxxx: bit 7 set, bit 6 clear.
           let continuation = word & high & ~(word << 1)
           let leads = 8 - SWAR.countHighBits(continuation)
           if scalars + leads <= maxScalars {
-            // Safe because `written <= index` (decoding never lengthens validated content), so
-            // out[written..<written + 8] lies in the room for `count` bytes.
+            // Safe because `written <= index`, so out[written..<written + 8] lies in the room
+            // for `count` bytes.
             UnsafeMutableRawPointer(out + written).storeBytes(of: word, as: UInt64.self)
             written += 8
             index += 8

@@ -92,6 +92,36 @@ import Testing
       #expect(end == expected, "\(bytes) limit \(limit)")
     }
   }
+
+  /// Texts with long runs of bytes that need no escape: the scan takes 16 bytes at a time up to
+  /// the first byte that does, at every lane, and stops at every limit.
+  @Test func escapedPrefixEndOfLongRunsStopsAtEveryLimit() {
+    var random = SplitMix64(seed: 12)
+    let escaped: [UInt8] = [0x22, 0x5C, 0x0A, 0x01, 0x1F]
+    let plain: [UInt8] = [0x61, 0x20, 0x7F, 0xE4, 0xB8, 0xAD]
+    for _ in 0..<300 {
+      let gap = 1 + random.below(40)
+      let bytes = (0..<random.below(100)).map { _ in
+        random.below(gap) == 0
+          ? escaped[random.below(escaped.count)] : plain[random.below(plain.count)]
+      }
+      // Reference: `ends[limit]` for every limit below the whole text's escaped size, found
+      // byte by byte (byte i is the end for the limits from the size before it up to the size
+      // with it, exclusive).
+      var ends: [Int] = []
+      var used = 0
+      for (index, byte) in bytes.enumerated() {
+        let cost = JSONEscapes.escapedLength(byte)
+        ends.append(contentsOf: repeatElement(index, count: cost))
+        used += cost
+      }
+      for limit in 0...(used + 2) {
+        let expected = limit < ends.count ? ends[limit] : bytes.count
+        let end = bytes.withUnsafeBufferPointer { TextCut.escapedPrefixEnd($0, limit: limit) }
+        #expect(end == expected, "\(bytes) limit \(limit)")
+      }
+    }
+  }
 }
 
 /// The cut paths as arrays of the bytes they keep, as the tests compare them (the sources use

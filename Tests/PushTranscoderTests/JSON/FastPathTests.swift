@@ -177,6 +177,44 @@ import Testing
     }
   }
 
+  /// Long texts whose escapes are a few bytes to a few dozen apart, so that the decoder's
+  /// 16-byte blocks stop at a backslash in every lane, with multi-byte scalars before it, and a
+  /// scalar bound falls inside a block.
+  @Test func decodingLongTextsStopsAtEachEscapeAndBound() {
+    var random = SplitMix64(seed: 0xB10C)
+    let plain: [Unicode.Scalar] = ["a", "Z", " ", "é", "中", "😀"]
+    var blocksCut = 0
+    for round in 0..<600 {
+      var text = String.UnicodeScalarView()
+      let gap = 1 + random.below(40)
+      for _ in 0..<random.below(120) {
+        let escaped: Unicode.Scalar = random.below(2) == 0 ? "\n" : "文"
+        text.append(random.below(gap) == 0 ? escaped : plain[random.below(plain.count)])
+      }
+      // Escapes: a newline as `\n`, 文 as `\u6587`, everything else as it is.
+      var content: [UInt8] = []
+      for scalar in text {
+        switch scalar {
+        case "\n": content += Array(#"\n"#.utf8)
+        case "文": content += Array(#"\u6587"#.utf8)
+        default: content += Array(String(scalar).utf8)
+        }
+      }
+      let scalars = Array(text)
+      content.withUnsafeBufferPointer { buffer in
+        for limit in 0...scalars.count {
+          var bounded: [UInt8] = []
+          JSONEscapes.decode(buffer, into: &bounded, maxScalars: limit)
+          var prefix = String.UnicodeScalarView()
+          prefix.append(contentsOf: scalars.prefix(limit))
+          #expect(bounded == Array(String(prefix).utf8), "round \(round), limit \(limit)")
+          if limit % 16 != 0 && limit < scalars.count { blocksCut += 1 }
+        }
+      }
+    }
+    #expect(blocksCut > 10_000, "the bounds must fall inside blocks")
+  }
+
   @Test func hexDigitsInEitherCase() {
     for (text, value) in [
       ("00e9", 0xE9), ("00E9", 0xE9), ("ABCD", 0xABCD), ("abcd", 0xABCD), ("9f0A", 0x9F0A),
