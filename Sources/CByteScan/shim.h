@@ -26,6 +26,7 @@ static inline int pt_is_string_special(uint8_t byte) {
   return byte == '"' || byte == '\\' || byte < 0x20 || byte >= 0x80;
 }
 static inline int pt_is_continuation(uint8_t byte) { return (byte & 0xC0) == 0x80; }
+static inline int pt_is_u_or_slash(uint8_t byte) { return byte == 'u' || byte == '/'; }
 static inline int pt_is_escaped(uint8_t byte) {
   return byte == '"' || byte == '\\' || byte < 0x20;
 }
@@ -51,20 +52,22 @@ static inline uint32_t pt_string_specials16(const uint8_t *p) {
 #endif
 }
 
-/// Copies the 16 bytes at `src` to `dst` and returns the mask of the backslashes among them (bit
-/// i for byte i). Both must hold 16 bytes, and they must not overlap.
-static inline uint32_t pt_copy16_backslashes(const uint8_t *src, uint8_t *dst) {
+/// Copies the 16 bytes at `src` to `dst` (which must not overlap) and returns, for bytes 0-15,
+/// the backslashes in bits 0-15 and the letters `u` and `/` in bits 16-31: a canonical re-escape
+/// copies the two-byte escapes that are already canonical (`\"`, `\n`...) with the text around
+/// them, and stops at the `\u` and `\/` it rewrites.
+static inline uint32_t pt_copy16_backslashes_u_slash(const uint8_t *src, uint8_t *dst) {
 #if defined(__SSE2__)
   __m128i bytes = _mm_loadu_si128((const __m128i *)src);
   _mm_storeu_si128((__m128i *)dst, bytes);
-  return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\')));
+  uint32_t backslashes =
+      (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\')));
+  uint32_t letters = (uint32_t)_mm_movemask_epi8(_mm_or_si128(
+      _mm_cmpeq_epi8(bytes, _mm_set1_epi8('u')), _mm_cmpeq_epi8(bytes, _mm_set1_epi8('/'))));
+  return backslashes | letters << 16;
 #else
-  uint32_t mask = 0;
-  for (int i = 0; i < 16; i++) {
-    dst[i] = src[i];
-    if (src[i] == '\\') mask |= 1u << i;
-  }
-  return mask;
+  for (int i = 0; i < 16; i++) dst[i] = src[i];
+  return pt_mask16_where(src, pt_is_backslash) | pt_mask16_where(src, pt_is_u_or_slash) << 16;
 #endif
 }
 

@@ -192,12 +192,17 @@ package enum JSONEscapes {
       // Escaped text often has one escape right after another (`\u`-escaped CJK): look at the
       // next byte before copying a run.
       if source[index] != ASCII.backslash {
-        // The run to the next backslash. While 16 bytes remain, each block of 16 is copied
-        // whole and the cursors move to its first backslash, if any: the runs between the
-        // `\"` escapes of an ext are a few bytes long, too short for a call to memchr and
-        // one to memmove each. Safe because `index + 16 <= count` and `written <= index` (each
-        // escape writes at most the bytes it takes), so the 16 bytes lie inside both `content`
-        // and `out`'s `count` bytes; a block stored past the run is rewritten by what follows.
+        // The run to the next escape that is rewritten. While 16 bytes remain, each block of 16
+        // is copied whole and the cursors move to its first `\u` or `\/`, if any: a two-byte
+        // escape other than `\/` (`\"`, `\n`...) is its own canonical form, copied with the
+        // text around it, so an ext's `\"` escapes cost nothing more than its other bytes. A
+        // block also stops at a backslash in its last byte (its letter is in the next block)
+        // and at two backslashes side by side (the second may be the first one's letter: the
+        // escape loop below settles which). The block starts at an escape's backslash or past
+        // an escape, so before those stops every backslash starts an escape. Safe because
+        // `index + 16 <= count` and `written <= index` (each escape writes at most the bytes it
+        // takes), so the 16 bytes lie inside both `content` and `out`'s `count` bytes; a block
+        // stored past the run is rewritten by what follows.
         while true {
           guard count &- index >= 16 else {
             // Fewer than 16 bytes left. Safe because `index <= count`: memchr reads only
@@ -215,11 +220,15 @@ package enum JSONEscapes {
             index = slash
             break
           }
-          let backslashes = pt_copy16_backslashes(source + index, out + written)
-          let run = backslashes == 0 ? 16 : Int(backslashes.trailingZeroBitCount)
+          let classes = pt_copy16_backslashes_u_slash(source + index, out + written)
+          let backslashes = classes & 0xFFFF
+          // Bit i of `classes >> 17` is the letter test of byte i + 1.
+          let stops =
+            backslashes & (classes &>> 17 | backslashes &>> 1 | 0x8000)
+          let run = Int(truncatingIfNeeded: (stops | 0x1_0000).trailingZeroBitCount)
           index &+= run
           written &+= run
-          if backslashes != 0 { break }
+          if run < 16 { break }
         }
       }
       guard index + 1 < count else { break }

@@ -127,6 +127,30 @@ import Testing
     }
   }
 
+  /// Dense mixes of escapes that are already canonical (copied with the text around them) and
+  /// of the `\u` and `\/` escapes that are rewritten, with an escaped backslash before a plain
+  /// `u` or `/` (`\\u`: the second backslash is a letter, not an escape) and backslashes in
+  /// every lane of a block, its last included.
+  @Test func canonicalEscapesCopiedAndOthersRewrittenInEveryLane() {
+    var random = SplitMix64(seed: 0xCA40)
+    let pieces = [
+      #"\""#, #"\\"#, #"\n"#, #"\t"#, #"\/"#, #"\u00e9"#, #"\u4F60"#, #"\\u"#, #"\\/"#, "u", "/",
+      "a", "é", "中", #"\ud83d\ude00"#,
+    ]
+    for round in 0..<4000 {
+      var content = ""
+      for _ in 0..<random.below(40) { content += pieces[random.below(pieces.count)] }
+      let raw = Array(content.utf8)
+      var decoded: [UInt8] = []
+      raw.withUnsafeBufferPointer { JSONEscapes.decode($0, into: &decoded) }
+      var reference: [UInt8] = []
+      decoded.withUnsafeBufferPointer { JSONEscapes.appendEscaped($0, to: &reference) }
+      var fused: [UInt8] = []
+      raw.withUnsafeBufferPointer { JSONEscapes.appendCanonical($0, to: &fused) }
+      #expect(fused == reference, "round \(round): \(content)")
+    }
+  }
+
   @Test func seededRandomContents() {
     var state: UInt64 = 0x9E37_79B9_7F4A_7C15
     func next() -> Int {
