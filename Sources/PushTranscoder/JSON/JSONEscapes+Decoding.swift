@@ -121,6 +121,16 @@ extension JSONEscapes {
         index += 1
         continue
       }
+      // Two escapes of CJK text at once, when the bound allows the second. Safe because the
+      // twelve bytes of the two escapes decode to six, and `written <= index`: the eight-byte
+      // store stays inside the room for `count` bytes.
+      if scalars < maxScalars, let six = twoWideEscapes(source, index, count) {
+        UnsafeMutableRawPointer(out + written).storeBytes(of: six.littleEndian, as: UInt64.self)
+        written &+= 6
+        index &+= 12
+        scalars &+= 1
+        continue
+      }
       let kind = source[index + 1]
       index += 2
       switch kind {
@@ -170,6 +180,37 @@ extension JSONEscapes {
     // Bytes 0 and 2 become (first << 4 | second) and (third << 4 | fourth).
     let pairs = (nibbles & 0x000F_000F) << 4 | (nibbles >> 8) & 0x000F_000F
     return (pairs & 0xFF) << 8 | (pairs >> 16) & 0xFF
+  }
+
+  /// The UTF-8 of the two escapes `\uXXXX\uXXXX` at `at` in validated content, when both are
+  /// of scalars from U+0800 up outside the surrogates (CJK text in JSON written as ASCII only):
+  /// six bytes in the low 48 bits, the first byte lowest. Nil otherwise, for the one-escape
+  /// path. The eight hex digits are converted as one word, as `hex4` converts four.
+  @inline(__always)
+  static func twoWideEscapes(_ source: UnsafePointer<UInt8>, _ at: Int, _ count: Int) -> UInt64? {
+    // Safe because each byte is read after `at + 12 <= count`. Validated content has four hex
+    // digits after every `\u`, and a backslash right after an escape starts the next one.
+    guard at &+ 12 <= count, source[at &+ 1] == ASCII.lowerU,
+      source[at &+ 6] == ASCII.backslash, source[at &+ 7] == ASCII.lowerU
+    else { return nil }
+    // The first digit of each group is its half's low byte.
+    let first = UInt32(
+      littleEndian: UnsafeRawPointer(source + (at &+ 2)).loadUnaligned(as: UInt32.self))
+    let second = UInt32(
+      littleEndian: UnsafeRawPointer(source + (at &+ 8)).loadUnaligned(as: UInt32.self))
+    let word = UInt64(first) | UInt64(second) << 32
+    // Safe because each byte's nibble is at most 15 + 9: no carry between bytes.
+    let nibbles = (word & 0x0F0F_0F0F_0F0F_0F0F) &+ ((word >> 6) & 0x0101_0101_0101_0101) &* 9
+    let pairs = (nibbles & 0x000F_000F_000F_000F) << 4 | (nibbles >> 8) & 0x000F_000F_000F_000F
+    let firstUnit = (pairs & 0xFF) << 8 | (pairs >> 16) & 0xFF
+    let secondUnit = (pairs >> 32 & 0xFF) << 8 | (pairs >> 48) & 0xFF
+    guard firstUnit >= 0x800, secondUnit >= 0x800, firstUnit & 0xF800 != 0xD800,
+      secondUnit & 0xF800 != 0xD800
+    else { return nil }
+    func threeBytes(_ unit: UInt64) -> UInt64 {
+      (0xE0 | unit >> 12) | (0x80 | unit >> 6 & 0x3F) << 8 | (0x80 | unit & 0x3F) << 16
+    }
+    return threeBytes(firstUnit) | threeBytes(secondUnit) << 24
   }
 
   /// Writes the UTF-8 encoding of a Unicode scalar value at `out` (room for 4 bytes); returns

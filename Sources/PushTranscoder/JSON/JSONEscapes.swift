@@ -232,6 +232,15 @@ package enum JSONEscapes {
         }
       }
       guard index + 1 < count else { break }
+      // Two escapes of CJK text at once (JSON written as ASCII only). Safe because the twelve
+      // bytes of the two escapes are rewritten as six, and `written <= index`: the eight-byte
+      // store stays inside `out`'s `count` bytes.
+      if let six = twoWideEscapes(source, index, count) {
+        UnsafeMutableRawPointer(out + written).storeBytes(of: six.littleEndian, as: UInt64.self)
+        written &+= 6
+        index &+= 12
+        continue
+      }
       let kind = source[index + 1]
       index += 2
       // Safe because validated content has four hex digits after `\u`, so each escape writes

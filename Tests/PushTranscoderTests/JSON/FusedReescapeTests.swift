@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import PushTranscoder
@@ -149,6 +150,58 @@ import Testing
       raw.withUnsafeBufferPointer { JSONEscapes.appendCanonical($0, to: &fused) }
       #expect(fused == reference, "round \(round): \(content)")
     }
+  }
+
+  /// Runs of `\u` escapes, as JSON written as ASCII only has them: two escapes of scalars from
+  /// U+0800 up are decoded at once, and every other neighbour (a narrower scalar, one that must
+  /// stay escaped, a surrogate pair, the bounds U+07FF / U+0800 / U+D7FF / U+E000 / U+FFFF)
+  /// takes the one-escape path. Re-escaping and bounded decoding agree with the references.
+  @Test func runsOfUnicodeEscapesTwoAtATime() {
+    var random = SplitMix64(seed: 0x2E5C)
+    let pieces = [
+      #"\u4f60"#, #"\u597D"#, #"\u0800"#, #"\uD7FF"#, #"\uE000"#, #"\uffff"#, #"\u07ff"#,
+      #"\u00e9"#, #"\u0022"#, #"\u005C"#, #"\u0001"#, #"\u0041"#, #"\ud83d\ude00"#, "a", #"\n"#,
+    ]
+    var pairs = 0
+    for round in 0..<3000 {
+      var content = ""
+      for _ in 0..<random.below(30) { content += pieces[random.below(pieces.count)] }
+      let raw = Array(content.utf8)
+      var decoded: [UInt8] = []
+      raw.withUnsafeBufferPointer { JSONEscapes.decode($0, into: &decoded) }
+      var reference: [UInt8] = []
+      decoded.withUnsafeBufferPointer { JSONEscapes.appendEscaped($0, to: &reference) }
+      var fused: [UInt8] = []
+      raw.withUnsafeBufferPointer { JSONEscapes.appendCanonical($0, to: &fused) }
+      #expect(fused == reference, "round \(round): \(content)")
+      // The decoded text from the scalars of the one-escape reference, bounded at every count.
+      let scalars = Array(String(decoding: decoded, as: UTF8.self).unicodeScalars)
+      #expect(String(decoding: decoded, as: UTF8.self) == Self.referenceDecoding(content))
+      for limit in 0...scalars.count {
+        var bounded: [UInt8] = []
+        raw.withUnsafeBufferPointer { JSONEscapes.decode($0, into: &bounded, maxScalars: limit) }
+        var prefix = String.UnicodeScalarView()
+        prefix.append(contentsOf: scalars.prefix(limit))
+        #expect(bounded == Array(String(prefix).utf8), "round \(round), limit \(limit)")
+      }
+      raw.withUnsafeBufferPointer { buffer in
+        var index = 0
+        while index < buffer.count {
+          if JSONEscapes.twoWideEscapes(buffer.baseAddress!, index, buffer.count) != nil {
+            pairs += 1
+          }
+          index += 1
+        }
+      }
+    }
+    #expect(pairs > 1000, "pairs of wide escapes must occur")
+  }
+
+  /// The text of escaped content as Foundation's JSON parser reads it: an independent decoder.
+  static func referenceDecoding(_ content: String) -> String {
+    let data = Data(("\"" + content + "\"").utf8)
+    return (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) as? String
+      ?? "<not JSON>"
   }
 
   @Test func seededRandomContents() {
