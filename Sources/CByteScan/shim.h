@@ -52,22 +52,40 @@ static inline uint32_t pt_string_specials16(const uint8_t *p) {
 #endif
 }
 
-/// Copies the 16 bytes at `src` to `dst` (which must not overlap) and returns, for bytes 0-15,
-/// the backslashes in bits 0-15 and the letters `u` and `/` in bits 16-31: a canonical re-escape
-/// copies the two-byte escapes that are already canonical (`\"`, `\n`...) with the text around
-/// them, and stops at the `\u` and `\/` it rewrites.
-static inline uint32_t pt_copy16_backslashes_u_slash(const uint8_t *src, uint8_t *dst) {
 #if defined(__SSE2__)
-  __m128i bytes = _mm_loadu_si128((const __m128i *)src);
-  _mm_storeu_si128((__m128i *)dst, bytes);
+/// The backslashes of `bytes` in bits 0-15 and its letters `u` and `/` in bits 16-31.
+static inline uint32_t pt_backslashes_u_slash_lanes(__m128i bytes) {
   uint32_t backslashes =
       (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\')));
   uint32_t letters = (uint32_t)_mm_movemask_epi8(_mm_or_si128(
       _mm_cmpeq_epi8(bytes, _mm_set1_epi8('u')), _mm_cmpeq_epi8(bytes, _mm_set1_epi8('/'))));
   return backslashes | letters << 16;
+}
+#endif
+
+/// For the 16 bytes at `p`, the backslashes in bits 0-15 and the letters `u` and `/` in bits
+/// 16-31: the escapes that are not their own canonical form are a backslash before `u` or `/`
+/// (`\u`, `\/`). The 16 bytes must be readable.
+static inline uint32_t pt_backslashes_u_slash16(const uint8_t *p) {
+#if defined(__SSE2__)
+  return pt_backslashes_u_slash_lanes(_mm_loadu_si128((const __m128i *)p));
+#else
+  return pt_mask16_where(p, pt_is_backslash) | pt_mask16_where(p, pt_is_u_or_slash) << 16;
+#endif
+}
+
+/// `pt_backslashes_u_slash16` of the 16 bytes at `src`, which are also copied to `dst` (the two
+/// must not overlap): a canonical re-escape copies the two-byte escapes that are already
+/// canonical (`\"`, `\n`...) with the text around them, and stops at the `\u` and `\/` it
+/// rewrites.
+static inline uint32_t pt_copy16_backslashes_u_slash(const uint8_t *src, uint8_t *dst) {
+#if defined(__SSE2__)
+  __m128i bytes = _mm_loadu_si128((const __m128i *)src);
+  _mm_storeu_si128((__m128i *)dst, bytes);
+  return pt_backslashes_u_slash_lanes(bytes);
 #else
   for (int i = 0; i < 16; i++) dst[i] = src[i];
-  return pt_mask16_where(src, pt_is_backslash) | pt_mask16_where(src, pt_is_u_or_slash) << 16;
+  return pt_backslashes_u_slash16(src);
 #endif
 }
 

@@ -129,9 +129,9 @@ import Testing
   }
 
   /// Dense mixes of escapes that are already canonical (copied with the text around them) and
-  /// of the `\u` and `\/` escapes that are rewritten, with an escaped backslash before a plain
-  /// `u` or `/` (`\\u`: the second backslash is a letter, not an escape) and backslashes in
-  /// every lane of a block, its last included.
+  /// of the `\u` and `\/` escapes that are rewritten (and that the canonicalizer's test finds),
+  /// with an escaped backslash before a plain `u` or `/` (`\\u`: the second backslash is a
+  /// letter, not an escape) and backslashes in every lane of a block, its last included.
   @Test func canonicalEscapesCopiedAndOthersRewrittenInEveryLane() {
     var random = SplitMix64(seed: 0xCA40)
     let pieces = [
@@ -149,6 +149,21 @@ import Testing
       var fused: [UInt8] = []
       raw.withUnsafeBufferPointer { JSONEscapes.appendCanonical($0, to: &fused) }
       #expect(fused == reference, "round \(round): \(content)")
+      // The canonicalizer's test, against a walk escape by escape: no `\u` and no `\/`.
+      var index = 0
+      var onlyCanonical = true
+      while index < raw.count {
+        guard raw[index] == UInt8(ascii: "\\") else {
+          index += 1
+          continue
+        }
+        if raw[index + 1] == UInt8(ascii: "u") || raw[index + 1] == UInt8(ascii: "/") {
+          onlyCanonical = false
+        }
+        index += 2
+      }
+      let answer = raw.withUnsafeBufferPointer { JSONEscapes.hasOnlyCanonicalEscapes($0) }
+      #expect(answer == onlyCanonical, "round \(round): \(content)")
     }
   }
 
