@@ -37,16 +37,22 @@ static inline int pt_is_escape_letter(uint8_t byte) {
 }
 #endif
 
+#if defined(__SSE2__)
+/// All ones in the lanes of `bytes` that hold a quote or a backslash.
+static inline __m128i pt_quote_backslash_lanes(__m128i bytes) {
+  return _mm_or_si128(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('"')),
+                      _mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\')));
+}
+#endif
+
 /// Bit i is set when byte i of the 16 at `p` is a quote, a backslash, a control byte
 /// (0x00...0x1F) or a non-ASCII byte (0x80...0xFF). The 16 bytes must be readable.
 static inline uint32_t pt_string_specials16(const uint8_t *p) {
 #if defined(__SSE2__)
   __m128i bytes = _mm_loadu_si128((const __m128i *)p);
-  __m128i quotes = _mm_cmpeq_epi8(bytes, _mm_set1_epi8('"'));
-  __m128i backslashes = _mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\'));
   // As signed bytes, control and non-ASCII bytes are exactly those below 0x20.
   __m128i low = _mm_cmplt_epi8(bytes, _mm_set1_epi8(0x20));
-  return (uint32_t)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quotes, backslashes), low));
+  return (uint32_t)_mm_movemask_epi8(_mm_or_si128(pt_quote_backslash_lanes(bytes), low));
 #else
   return pt_mask16_where(p, pt_is_string_special);
 #endif
@@ -114,11 +120,9 @@ static inline uint32_t pt_copy16_backslashes_continuations(const uint8_t *src, u
 static inline uint32_t pt_escaped16(const uint8_t *p) {
 #if defined(__SSE2__)
   __m128i bytes = _mm_loadu_si128((const __m128i *)p);
-  __m128i quotes = _mm_cmpeq_epi8(bytes, _mm_set1_epi8('"'));
-  __m128i backslashes = _mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\'));
   // Unsigned: a byte is at most 0x1F exactly when the minimum of it and 0x1F is itself.
   __m128i controls = _mm_cmpeq_epi8(_mm_min_epu8(bytes, _mm_set1_epi8(0x1F)), bytes);
-  return (uint32_t)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quotes, backslashes), controls));
+  return (uint32_t)_mm_movemask_epi8(_mm_or_si128(pt_quote_backslash_lanes(bytes), controls));
 #else
   return pt_mask16_where(p, pt_is_escaped);
 #endif

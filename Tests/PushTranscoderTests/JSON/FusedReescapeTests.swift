@@ -142,13 +142,7 @@ import Testing
       var content = ""
       for _ in 0..<random.below(40) { content += pieces[random.below(pieces.count)] }
       let raw = Array(content.utf8)
-      var decoded: [UInt8] = []
-      raw.withUnsafeBufferPointer { JSONEscapes.decode($0, into: &decoded) }
-      var reference: [UInt8] = []
-      decoded.withUnsafeBufferPointer { JSONEscapes.appendEscaped($0, to: &reference) }
-      var fused: [UInt8] = []
-      raw.withUnsafeBufferPointer { JSONEscapes.appendCanonical($0, to: &fused) }
-      #expect(fused == reference, "round \(round): \(content)")
+      _ = Self.expectCanonicalAsDecodeThenEscape(raw, "round \(round): \(content)")
       // The canonicalizer's test, against a walk escape by escape: no `\u` and no `\/`.
       var index = 0
       var onlyCanonical = true
@@ -182,13 +176,7 @@ import Testing
       var content = ""
       for _ in 0..<random.below(30) { content += pieces[random.below(pieces.count)] }
       let raw = Array(content.utf8)
-      var decoded: [UInt8] = []
-      raw.withUnsafeBufferPointer { JSONEscapes.decode($0, into: &decoded) }
-      var reference: [UInt8] = []
-      decoded.withUnsafeBufferPointer { JSONEscapes.appendEscaped($0, to: &reference) }
-      var fused: [UInt8] = []
-      raw.withUnsafeBufferPointer { JSONEscapes.appendCanonical($0, to: &fused) }
-      #expect(fused == reference, "round \(round): \(content)")
+      let decoded = Self.expectCanonicalAsDecodeThenEscape(raw, "round \(round): \(content)")
       // The decoded text from the scalars of the one-escape reference, bounded at every count.
       let scalars = Array(String(decoding: decoded, as: UTF8.self).unicodeScalars)
       #expect(String(decoding: decoded, as: UTF8.self) == Self.referenceDecoding(content))
@@ -210,6 +198,19 @@ import Testing
       }
     }
     #expect(pairs > 1000, "pairs of wide escapes must occur")
+  }
+
+  /// Expects the one-pass canonical re-escape of `raw` to equal its decoding escaped again, and
+  /// returns the decoding.
+  static func expectCanonicalAsDecodeThenEscape(_ raw: [UInt8], _ context: String) -> [UInt8] {
+    var decoded: [UInt8] = []
+    raw.withUnsafeBufferPointer { JSONEscapes.decode($0, into: &decoded) }
+    var reference: [UInt8] = []
+    decoded.withUnsafeBufferPointer { JSONEscapes.appendEscaped($0, to: &reference) }
+    var fused: [UInt8] = []
+    raw.withUnsafeBufferPointer { JSONEscapes.appendCanonical($0, to: &fused) }
+    #expect(fused == reference, "\(context)")
+    return decoded
   }
 
   /// The text of escaped content as Foundation's JSON parser reads it: an independent decoder.
