@@ -38,6 +38,18 @@ static inline int pt_is_escape_letter(uint8_t byte) {
 #endif
 
 #if defined(__SSE2__)
+/// All ones in the lanes of `bytes` that hold a control byte (0x00...0x1F). Unsigned: a byte is
+/// at most 0x1F exactly when the minimum of it and 0x1F is itself.
+static inline __m128i pt_control_lanes(__m128i bytes) {
+  return _mm_cmpeq_epi8(_mm_min_epu8(bytes, _mm_set1_epi8(0x1F)), bytes);
+}
+
+/// All ones in the lanes of `bytes` that hold a UTF-8 continuation byte (0x80...0xBF): as signed
+/// bytes, exactly those below -64 (0xC0).
+static inline __m128i pt_continuation_lanes(__m128i bytes) {
+  return _mm_cmplt_epi8(bytes, _mm_set1_epi8((char)0xC0));
+}
+
 /// All ones in the lanes of `bytes` that hold a quote or a backslash.
 static inline __m128i pt_quote_backslash_lanes(__m128i bytes) {
   return _mm_or_si128(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('"')),
@@ -105,9 +117,7 @@ static inline uint32_t pt_copy16_backslashes_continuations(const uint8_t *src, u
   _mm_storeu_si128((__m128i *)dst, bytes);
   uint32_t backslashes =
       (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\')));
-  // As signed bytes, the continuation bytes 0x80...0xBF are exactly those below -64 (0xC0).
-  uint32_t continuations =
-      (uint32_t)_mm_movemask_epi8(_mm_cmplt_epi8(bytes, _mm_set1_epi8((char)0xC0)));
+  uint32_t continuations = (uint32_t)_mm_movemask_epi8(pt_continuation_lanes(bytes));
   return backslashes | continuations << 16;
 #else
   for (int i = 0; i < 16; i++) dst[i] = src[i];
@@ -120,9 +130,8 @@ static inline uint32_t pt_copy16_backslashes_continuations(const uint8_t *src, u
 static inline uint32_t pt_escaped16(const uint8_t *p) {
 #if defined(__SSE2__)
   __m128i bytes = _mm_loadu_si128((const __m128i *)p);
-  // Unsigned: a byte is at most 0x1F exactly when the minimum of it and 0x1F is itself.
-  __m128i controls = _mm_cmpeq_epi8(_mm_min_epu8(bytes, _mm_set1_epi8(0x1F)), bytes);
-  return (uint32_t)_mm_movemask_epi8(_mm_or_si128(pt_quote_backslash_lanes(bytes), controls));
+  return (uint32_t)_mm_movemask_epi8(
+      _mm_or_si128(pt_quote_backslash_lanes(bytes), pt_control_lanes(bytes)));
 #else
   return pt_mask16_where(p, pt_is_escaped);
 #endif
@@ -158,9 +167,7 @@ static inline uint64_t pt_string_classes16(const uint8_t *p) {
   __m128i bytes = _mm_loadu_si128((const __m128i *)p);
   uint64_t quotes = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('"')));
   uint64_t backslashes = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\')));
-  // Unsigned: a byte is at most 0x1F exactly when the minimum of it and 0x1F is itself.
-  __m128i controls = _mm_cmpeq_epi8(_mm_min_epu8(bytes, _mm_set1_epi8(0x1F)), bytes);
-  uint64_t control = (uint16_t)_mm_movemask_epi8(controls);
+  uint64_t control = (uint16_t)_mm_movemask_epi8(pt_control_lanes(bytes));
   uint64_t high = (uint16_t)_mm_movemask_epi8(bytes);
   return quotes | backslashes << 16 | control << 32 | high << 48;
 #else
@@ -202,8 +209,7 @@ static inline uint32_t pt_escape_letters16(const uint8_t *p) {
 static inline uint32_t pt_utf8_faults16(const uint8_t *p) {
 #if defined(__SSE2__)
   __m128i bytes = _mm_loadu_si128((const __m128i *)p);
-  // As signed bytes, the continuation bytes 0x80...0xBF are exactly those below -64 (0xC0).
-  __m128i continuation = _mm_cmplt_epi8(bytes, _mm_set1_epi8((char)0xC0));
+  __m128i continuation = pt_continuation_lanes(bytes);
   // Unsigned "at least": the maximum of the byte and the bound is the byte itself.
   __m128i lead2 = _mm_cmpeq_epi8(_mm_max_epu8(bytes, _mm_set1_epi8((char)0xC0)), bytes);
   __m128i lead3 = _mm_cmpeq_epi8(_mm_max_epu8(bytes, _mm_set1_epi8((char)0xE0)), bytes);

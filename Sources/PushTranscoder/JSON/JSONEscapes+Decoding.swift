@@ -175,17 +175,35 @@ extension JSONEscapes {
     // Safe because the caller guarantees four readable bytes. The first digit is the word's low
     // byte.
     let word = UInt32(littleEndian: UnsafeRawPointer(digits).loadUnaligned(as: UInt32.self))
+    return hexValue(word)
+  }
+
+  /// The value of the four hex digits held in `word`, the first in its low byte (see `hex4`);
+  /// for a 64-bit word, the values of the two groups held in its halves, the first group's in the
+  /// low 16 bits and the second's from bit 32.
+  @inline(__always)
+  static func hexValue<Word: FixedWidthInteger & UnsignedInteger>(_ word: Word) -> Word {
+    let ones = Word.max / 0xFF  // 0x01 in every byte
     // Safe because each byte's nibble is at most 15 + 9: no carry between bytes.
-    let nibbles = (word & 0x0F0F_0F0F) &+ ((word >> 6) & 0x0101_0101) &* 9
-    // Bytes 0 and 2 become (first << 4 | second) and (third << 4 | fourth).
-    let pairs = (nibbles & 0x000F_000F) << 4 | (nibbles >> 8) & 0x000F_000F
-    return (pairs & 0xFF) << 8 | (pairs >> 16) & 0xFF
+    let nibbles = (word & (ones &* 0x0F)) &+ ((word >> 6) & ones) &* 9
+    // In each four-byte group, bytes 0 and 2 become (first << 4 | second) and
+    // (third << 4 | fourth).
+    let lowNibbles = ones / 0x0101 &* 0x0F  // 0x000F in every 16-bit lane
+    let pairs = (nibbles & lowNibbles) << 4 | (nibbles >> 8) & lowNibbles
+    let high = (ones / 0x0101_0101) &* 0xFF  // 0xFF in the low byte of every group
+    return (pairs & high) << 8 | (pairs >> 16) & high
+  }
+
+  /// The three UTF-8 bytes of a scalar from U+0800 to U+FFFF, the first in the low byte.
+  @inline(__always)
+  static func threeByteUTF8(_ scalar: UInt32) -> UInt32 {
+    (0xE0 | scalar >> 12) | (0x80 | scalar >> 6 & 0x3F) << 8 | (0x80 | scalar & 0x3F) << 16
   }
 
   /// The UTF-8 of the two escapes `\uXXXX\uXXXX` at `at` in validated content, when both are
   /// of scalars from U+0800 up outside the surrogates (CJK text in JSON written as ASCII only):
   /// six bytes in the low 48 bits, the first byte lowest. Nil otherwise, for the one-escape
-  /// path. The eight hex digits are converted as one word, as `hex4` converts four.
+  /// path. The eight hex digits are converted as one word (`hexValue`).
   @inline(__always)
   static func twoWideEscapes(_ source: UnsafePointer<UInt8>, _ at: Int, _ count: Int) -> UInt64? {
     // Safe because each byte is read after `at + 12 <= count`. Validated content has four hex
@@ -198,19 +216,13 @@ extension JSONEscapes {
       littleEndian: UnsafeRawPointer(source + (at &+ 2)).loadUnaligned(as: UInt32.self))
     let second = UInt32(
       littleEndian: UnsafeRawPointer(source + (at &+ 8)).loadUnaligned(as: UInt32.self))
-    let word = UInt64(first) | UInt64(second) << 32
-    // Safe because each byte's nibble is at most 15 + 9: no carry between bytes.
-    let nibbles = (word & 0x0F0F_0F0F_0F0F_0F0F) &+ ((word >> 6) & 0x0101_0101_0101_0101) &* 9
-    let pairs = (nibbles & 0x000F_000F_000F_000F) << 4 | (nibbles >> 8) & 0x000F_000F_000F_000F
-    let firstUnit = (pairs & 0xFF) << 8 | (pairs >> 16) & 0xFF
-    let secondUnit = (pairs >> 32 & 0xFF) << 8 | (pairs >> 48) & 0xFF
+    let units = hexValue(UInt64(first) | UInt64(second) << 32)
+    let firstUnit = UInt32(truncatingIfNeeded: units)
+    let secondUnit = UInt32(truncatingIfNeeded: units >> 32)
     guard firstUnit >= 0x800, secondUnit >= 0x800, firstUnit & 0xF800 != 0xD800,
       secondUnit & 0xF800 != 0xD800
     else { return nil }
-    func threeBytes(_ unit: UInt64) -> UInt64 {
-      (0xE0 | unit >> 12) | (0x80 | unit >> 6 & 0x3F) << 8 | (0x80 | unit & 0x3F) << 16
-    }
-    return threeBytes(firstUnit) | threeBytes(secondUnit) << 24
+    return UInt64(threeByteUTF8(firstUnit)) | UInt64(threeByteUTF8(secondUnit)) << 24
   }
 
   /// Writes the UTF-8 encoding of a Unicode scalar value at `out` (room for 4 bytes); returns
@@ -229,9 +241,8 @@ extension JSONEscapes {
     case 0x800..<0x10000:
       // The common case of escaped text (CJK): three bytes with one four-byte store, the fourth
       // inside the room and rewritten next or past the length the caller keeps.
-      let bytes =
-        (0xE0 | scalar >> 12) | (0x80 | scalar >> 6 & 0x3F) << 8 | (0x80 | scalar & 0x3F) << 16
-      UnsafeMutableRawPointer(out).storeBytes(of: UInt32(littleEndian: bytes), as: UInt32.self)
+      UnsafeMutableRawPointer(out).storeBytes(
+        of: threeByteUTF8(scalar).littleEndian, as: UInt32.self)
       return 3
     default:
       out[0] = UInt8(0xF0 | scalar >> 18)

@@ -220,11 +220,7 @@ package enum JSONEscapes {
             index = slash
             break
           }
-          let classes = pt_copy16_backslashes_u_slash(source + index, out + written)
-          let backslashes = classes & 0xFFFF
-          // Bit i of `classes >> 17` is the letter test of byte i + 1.
-          let stops =
-            backslashes & (classes &>> 17 | backslashes &>> 1 | 0x8000)
+          let stops = runStops(pt_copy16_backslashes_u_slash(source + index, out + written))
           let run = Int(truncatingIfNeeded: (stops | 0x1_0000).trailingZeroBitCount)
           index &+= run
           written &+= run
@@ -297,6 +293,19 @@ package enum JSONEscapes {
     return true
   }
 
+  /// Where a 16-byte run of canonical content must stop, given the block's backslashes and its
+  /// `u` and `/` letters (`pt_backslashes_u_slash16`): at a backslash before `u` or `/` (the
+  /// escapes that are not their own canonical form), at two backslashes side by side (the second
+  /// may be the first one's letter) and at a backslash in the last byte (its letter is in the
+  /// next block). Before the first stop of a block that starts at an escape or past one, every
+  /// backslash starts a two-byte escape that is already canonical.
+  @inline(__always)
+  static func runStops(_ classes: UInt32) -> UInt32 {
+    let backslashes = classes & 0xFFFF
+    // Bit i of `classes >> 17` is the letter test of byte i + 1.
+    return backslashes & (classes &>> 17 | backslashes &>> 1 | 0x8000)
+  }
+
   /// True when every escape of JSON string content (validated by the tokenizer) is already in
   /// its canonical form (`\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`), so that the content is its
   /// own canonical form: an ext such as `{\"id\":1}` needs no rewriting. Any `\u` or `\/`
@@ -312,9 +321,7 @@ package enum JSONEscapes {
         // Sixteen bytes at a time up to the first escape that may not be canonical, with the
         // stops of `writeCanonical`'s runs (a backslash before `u` or `/`, two side by side, one
         // in the last byte); the escape there is settled below. Safe because index + 16 <= count.
-        let classes = pt_backslashes_u_slash16(base + index)
-        let backslashes = classes & 0xFFFF
-        let stops = backslashes & (classes &>> 17 | backslashes &>> 1 | 0x8000)
+        let stops = runStops(pt_backslashes_u_slash16(base + index))
         if stops == 0 {
           index &+= 16
           continue
