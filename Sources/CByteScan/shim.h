@@ -357,3 +357,21 @@ static inline int pt_has_newline128(const uint8_t *p) {
   return 0;
 #endif
 }
+
+/// Copies the 16 bytes at `src` to `dst` (which must not overlap) and returns the mask of their
+/// quotes and backslashes: escaping canonical string content once more (OPPO's JSON held in a
+/// string) copies the block and stops at the first byte that needs a backslash.
+static inline uint32_t pt_copy16_quotes_backslashes(const uint8_t *src, uint8_t *dst) {
+#if defined(__SSE2__)
+  __m128i bytes = _mm_loadu_si128((const __m128i *)src);
+  _mm_storeu_si128((__m128i *)dst, bytes);
+  return (uint32_t)_mm_movemask_epi8(pt_quote_backslash_lanes(bytes));
+#else
+  uint32_t mask = 0;
+  for (int i = 0; i < 16; i++) {
+    dst[i] = src[i];
+    if (src[i] == '"' || src[i] == '\\') mask |= 1u << i;
+  }
+  return mask;
+#endif
+}

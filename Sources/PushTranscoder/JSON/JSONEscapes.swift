@@ -169,6 +169,55 @@ package enum JSONEscapes {
     }
   }
 
+  /// Writes canonical string content escaped once more at `out` (a backslash before each `"`
+  /// and `\`; canonical content holds no control byte) and returns the length written, at most
+  /// `2 * content.count`: the content of a JSON string whose value is that JSON text (OPPO's
+  /// `action_parameters`).
+  ///
+  /// Blocks of 16 are copied whole and the cursors move to the block's first `"` or `\`. Such
+  /// content has one every few bytes (`\"` around every key of an ext), so a stop costs a few
+  /// instructions, not a pass over the bytes before it.
+  ///
+  /// - Precondition: `out` holds `2 * content.count` bytes and does not overlap `content`.
+  static func writeEscapedAgain(
+    _ content: UnsafeBufferPointer<UInt8>, at out: UnsafeMutablePointer<UInt8>
+  ) -> Int {
+    guard let source = content.baseAddress else { return 0 }
+    let count = content.count
+    var read = 0
+    var written = 0
+    // Safe because every block is read at read + 16 <= count, and written <= 2 * read always
+    // (each byte read adds one or two), so a block stored at `out + written` ends at
+    // written + 16 <= 2 * read + 16 <= 2 * count, inside `out`; the byte loop writes at most two
+    // bytes per byte read.
+    while read &+ 16 <= count {
+      let stops = pt_copy16_quotes_backslashes(source + read, out + written)
+      if stops == 0 {
+        read &+= 16
+        written &+= 16
+        continue
+      }
+      let first = stops.trailingZeroBitCount
+      read &+= first
+      written &+= first
+      out[written] = ASCII.backslash
+      out[written &+ 1] = source[read]
+      written &+= 2
+      read &+= 1
+    }
+    while read < count {
+      let byte = source[read]
+      if byte == ASCII.quote || byte == ASCII.backslash {
+        out[written] = ASCII.backslash
+        written &+= 1
+      }
+      out[written] = byte
+      written &+= 1
+      read &+= 1
+    }
+    return written
+  }
+
   /// Writes escaped JSON string content (validated by the tokenizer) in canonical form at `out`
   /// and returns the length written, which is at most `content.count` (an escape never grows:
   /// `\uXXXX` gives at most 6 bytes, a surrogate pair 4, `\/` 1). Runs between backslashes are

@@ -52,9 +52,16 @@ struct OPPO: CappedVendor {
   /// escapes escaped once more.
   static func writeActionParameters(_ ext: PushText, into writer: inout JSONWriter) {
     writer.raw("\"{\\\"ext\\\":\\\"")
-    let start = writer.count
-    ext.writeContent(into: &writer)
-    if !ext.isPlain { escapeAgain(from: start, into: &writer) }
+    if case .slice(let slice) = ext, slice.isCanonical {
+      // The usual ext, whose raw content is canonical already (`\"` escapes, or none): escaped
+      // once more straight from the line, without a copy to escape in place.
+      let out = writer.reserve(2 * slice.count)
+      writer.advance(by: JSONEscapes.writeEscapedAgain(slice.rawBytes, at: out))
+    } else {
+      let start = writer.count
+      ext.writeContent(into: &writer)
+      if !ext.isPlain { escapeAgain(from: start, into: &writer) }
+    }
     writer.raw("\\\"}\"")
   }
 

@@ -210,10 +210,11 @@ struct CappedVendorTests {
   }
 }
 
-/// OPPO's `action_parameters` escape the ext's canonical content once more (`OPPO.escapeAgain`,
-/// a word at a time): the result is the byte-by-byte escape, whatever the content's length and
-/// wherever its `"` and `\` fall (and `#` and `]`, one above each, where a borrowing word test
-/// would see a false match).
+/// OPPO's `action_parameters` escape the ext's canonical content once more (`OPPO.escapeAgain`
+/// in place, a word at a time; `JSONEscapes.writeEscapedAgain` from a canonical slice, 16 bytes
+/// a step): the result is the byte-by-byte escape, whatever the content's length and wherever
+/// its `"` and `\` fall (and `#` and `]`, one above each, where a borrowing word test would see
+/// a false match).
 @Suite struct OPPOEscapeAgainTests {
   @Test func escapingAgainMatchesTheByteByByteEscape() {
     let alphabet = Array("ab\"\\#]{}:é".utf8)
@@ -240,6 +241,16 @@ struct CappedVendorTests {
       content.withUnsafeBufferPointer { writer.raw($0) }
       OPPO.escapeAgain(from: start, into: &writer)
       #expect(writer.bytes == expected, "\(String(decoding: content, as: UTF8.self))")
+      // The forward escape of a canonical slice, 16 bytes a step, writes the same bytes.
+      var forward = [UInt8](repeating: 0, count: 2 * content.count + 1)
+      let written = content.withUnsafeBufferPointer { content in
+        forward.withUnsafeMutableBufferPointer {
+          JSONEscapes.writeEscapedAgain(content, at: $0.baseAddress!)
+        }
+      }
+      #expect(
+        Array("prefix".utf8) + forward[..<written] == expected,
+        "forward: \(String(decoding: content, as: UTF8.self))")
     }
   }
 }
