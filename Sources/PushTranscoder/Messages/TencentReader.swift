@@ -136,12 +136,12 @@ enum TencentReader {
       notice.groups.append(groupID)
       notice.fallbackTitles.append(
         MessageReader.fallbackTitle(sender: sender, group: groupID, options: options))
-      recipients.removeAll(keepingCapacity: true)
+      recipients.removeAllKeepingStorage()
     }
     notice.fallbackTitle = MessageReader.fallbackTitle(
       sender: sender, group: groupID, options: options)
     if let desc {
-      elements.pieces.removeAll(keepingCapacity: true)
+      elements.pieces.removeAllKeepingStorage()
       elements.pieces.append(desc)
       notice.untitledBody = elements.pieces
     } else {

@@ -257,8 +257,6 @@ package struct Notice {
       array = []
       return
     }
-    // One element at a time: these hold a few slices, and `removeAll(keepingCapacity:)` is a
-    // generic range replacement (far more work than removing one element).
-    while !array.isEmpty { array.removeLast() }
+    array.removeAllKeepingStorage()
   }
 }
