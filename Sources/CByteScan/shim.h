@@ -319,45 +319,6 @@ static inline int pt_two_unicode_escapes16(const uint8_t *p) {
   return 1;
 }
 
-/// Bit i is set when byte i of the 64 at `p` is `\n`. The 64 bytes must be readable.
-static inline uint64_t pt_newlines64(const uint8_t *p) {
-#if defined(__SSE2__)
-  const __m128i newline = _mm_set1_epi8('\n');
-  uint64_t mask = 0;
-  for (int block = 0; block < 4; block++) {
-    __m128i bytes = _mm_loadu_si128((const __m128i *)(p + 16 * block));
-    mask |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, newline)) << (16 * block);
-  }
-  return mask;
-#else
-  uint64_t mask = 0;
-  for (int i = 0; i < 64; i++) {
-    if (p[i] == '\n') mask |= (uint64_t)1 << i;
-  }
-  return mask;
-#endif
-}
-
-/// Whether any of the 128 bytes at `p` is `\n`: the line-splitting scan's test, before it asks
-/// for the masks (most blocks of a log hold no line end; lines run to hundreds of bytes). The 128
-/// bytes must be readable.
-static inline int pt_has_newline128(const uint8_t *p) {
-#if defined(__SSE2__)
-  const __m128i newline = _mm_set1_epi8('\n');
-  __m128i any = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p), newline);
-  for (int block = 1; block < 8; block++) {
-    any = _mm_or_si128(
-        any, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * block)), newline));
-  }
-  return _mm_movemask_epi8(any) != 0;
-#else
-  for (int i = 0; i < 128; i++) {
-    if (p[i] == '\n') return 1;
-  }
-  return 0;
-#endif
-}
-
 /// Copies the 16 bytes at `src` to `dst` (which must not overlap) and returns the mask of their
 /// quotes and backslashes: escaping canonical string content once more (OPPO's JSON held in a
 /// string) copies the block and stops at the first byte that needs a backslash.

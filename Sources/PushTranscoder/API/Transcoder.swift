@@ -68,9 +68,11 @@ public final class Transcoder {
       // chunk takes a copy in memory it owns.
       let memory = SharedPageMemory(bytes: bytes.count)
       memory.memory.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+      let newlines = NewlineScan.count(bytes.baseAddress!, bytes.count)
       return LineChunk(
         memory: memory, start: 0, byteCount: bytes.count, sequence: 0, sourceIndex: 0,
         source: source, firstLine: nextLineNumber, sourceOffset: 0,
+        lineCount: newlines + (lines.last == ASCII.newline ? 0 : 1),
         maxLineBytes: options.maxLineBytes)
     }
     var records: [TranscodedRecord] = []

@@ -353,11 +353,10 @@ package final class ChunkReader: @unchecked Sendable {
   /// Turns `buffer[start ..< start + count]` into a chunk that holds the buffer's memory.
   private func makeChunk(_ buffer: Staging, count: Int) -> LineChunk {
     let base = buffer.memory + buffer.start
-    // Batches end after the first `\n` at or past `batchBytes` bytes; recording each batch's
-    // line ends is the chunk's one pass over its bytes.
+    // Batches end after the first `\n` at or past `batchBytes` bytes; counting each batch's
+    // newlines is the chunk's one newline count.
     var batches: [LineChunk.Batch] = []
-    var ends: [Int] = []
-    ends.reserveCapacity(count / 256 + 16)
+    var lines = 0
     var offset = 0
     while offset < count {
       var end = count
@@ -369,21 +368,19 @@ package final class ChunkReader: @unchecked Sendable {
           end = UnsafeRawPointer(found) - UnsafeRawPointer(base) + 1
         }
       }
-      batches.append(
-        LineChunk.Batch(start: offset, end: end, firstLine: lineNumber + ends.count))
-      // Safe because offset < end <= count: the batch's bytes lie in the chunk.
-      NewlineScan.appendEnds(
-        base.assumingMemoryBound(to: UInt8.self) + offset, end - offset, base: offset,
-        to: &ends)
+      batches.append(LineChunk.Batch(start: offset, end: end, firstLine: lineNumber + lines))
+      lines += NewlineScan.count(base + offset, end - offset)
       offset = end
     }
+    // Safe because a chunk is never empty: both callers pass count >= 1.
+    if base.load(fromByteOffset: count - 1, as: UInt8.self) != ASCII.newline { lines += 1 }
     let source = current!
     let chunk = LineChunk(
       memory: buffer.owner, start: buffer.start, byteCount: count, sequence: sequence,
       sourceIndex: source.index, source: source.name, firstLine: lineNumber,
-      sourceOffset: stagingOffset, lineEnds: ends, maxLineBytes: maxLineBytes, batches: batches)
+      sourceOffset: stagingOffset, lineCount: lines, maxLineBytes: maxLineBytes, batches: batches)
     sequence += 1
-    lineNumber += chunk.lineCount
+    lineNumber += lines
     stagingOffset += UInt64(count)
     return chunk
   }

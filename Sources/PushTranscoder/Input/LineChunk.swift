@@ -1,3 +1,5 @@
+import Glibc
+
 /// A run of whole lines of one source, in a staging buffer the chunk holds (with the chunks cut
 /// from the same buffer before it, when the reader hands out pieces: `ChunkReader.pieceBytes`).
 ///
@@ -36,10 +38,6 @@ package final class LineChunk: @unchecked Sendable {
   package let sourceOffset: UInt64
   /// The number of lines in the chunk (`\n` count, plus one for a final line without `\n`).
   package let lineCount: Int
-  /// The offset of every `\n` in the chunk, in order: line `firstLine + i` ends at `lineEnds[i]`
-  /// (the last line may end at `byteCount` without one). Found by the reader's one pass over
-  /// the bytes, so walking the lines searches nothing.
-  let lineEnds: [Int]
   /// `--max-line-bytes`: a line whose bytes before the terminator exceed this is `line-too-long`.
   /// Lines that fit in a chunk are flagged by the consumer (`overlongLine(_:)`); longer ones
   /// arrive as `InputEvent.overlongLine`. Both give the same reject.
@@ -66,25 +64,20 @@ package final class LineChunk: @unchecked Sendable {
 
   init(
     memory: SharedPageMemory, start: Int, byteCount: Int, sequence: Int,
-    sourceIndex: Int, source: String, firstLine: Int, sourceOffset: UInt64,
-    lineEnds: [Int]? = nil, maxLineBytes: Int, batches: [Batch]? = nil
+    sourceIndex: Int, source: String, firstLine: Int, sourceOffset: UInt64, lineCount: Int,
+    maxLineBytes: Int, batches: [Batch]? = nil
   ) {
     self.memory = memory
     // Safe because the reader passes `byteCount` filled bytes at `start` in the allocation, which
     // is only ever accessed as bytes, and writes no byte of that range afterwards.
-    let bytes = UnsafePointer((memory.memory + start).assumingMemoryBound(to: UInt8.self))
-    self.base = bytes
+    self.base = UnsafePointer((memory.memory + start).assumingMemoryBound(to: UInt8.self))
     self.byteCount = byteCount
     self.sequence = sequence
     self.sourceIndex = sourceIndex
     self.source = source
     self.firstLine = firstLine
     self.sourceOffset = sourceOffset
-    var ends = lineEnds ?? []
-    if lineEnds == nil { NewlineScan.appendEnds(bytes, byteCount, base: 0, to: &ends) }
-    self.lineEnds = ends
-    // Safe because a chunk is never empty (byteCount >= 1).
-    self.lineCount = ends.count + (bytes[byteCount - 1] == ASCII.newline ? 0 : 1)
+    self.lineCount = lineCount
     self.maxLineBytes = maxLineBytes
     self.batches = batches ?? [Batch(start: 0, end: byteCount, firstLine: firstLine)]
   }
@@ -142,22 +135,16 @@ package final class LineChunk: @unchecked Sendable {
     package let offset: Int
   }
 
-  /// Walks the lines of a batch by the chunk's recorded line ends.
+  /// Walks the lines of a chunk with `memchr`.
   package struct LineIterator: IteratorProtocol {
     private let chunk: LineChunk
-    private let ends: [Int]
-    /// The index in `ends` of the next line's end.
-    private var endIndex: Int
     private var position: Int
     private var number: Int
     private let count: Int
 
     init(chunk: LineChunk, batch: Batch) {
       precondition(0 <= batch.start && batch.start <= batch.end && batch.end <= chunk.byteCount)
-      precondition(chunk.firstLine <= batch.firstLine && batch.firstLine <= chunk.endLine)
       self.chunk = chunk
-      self.ends = chunk.lineEnds
-      self.endIndex = batch.firstLine - chunk.firstLine
       self.position = batch.start
       self.count = batch.end
       self.number = batch.firstLine
@@ -166,22 +153,24 @@ package final class LineChunk: @unchecked Sendable {
     /// The next line, or nil after the batch's last line.
     package mutating func next() -> Line? {
       guard position < count else { return nil }
-      // Safe because position < count <= byteCount (checked in init), and a recorded end lies
-      // in position ..< count when it is taken: the line stays in base[position..<count].
+      // Safe because position < count <= byteCount (checked in init): memchr and the line
+      // stay in base[position..<count].
       let start = chunk.base + position
+      let remaining = count - position
       let lineStart = position
-      var length: Int
-      if endIndex < ends.count && ends[endIndex] < count {
-        length = ends[endIndex] - position
-        endIndex += 1
-        position += length + 1
-        if length > 0 && start[length - 1] == ASCII.carriageReturn { length -= 1 }
+      var lineEnd: Int
+      if let found = memchr(start, Int32(ASCII.newline), remaining) {
+        // Safe because memchr returns a pointer inside [start, start + remaining).
+        let index = UnsafeRawPointer(found) - UnsafeRawPointer(start)
+        lineEnd = index
+        position += index + 1
+        if index > 0 && start[index - 1] == ASCII.carriageReturn { lineEnd -= 1 }
       } else {
-        length = count - position
+        lineEnd = remaining
         position = count
       }
       let line = Line(
-        bytes: UnsafeBufferPointer(start: start, count: length), number: number,
+        bytes: UnsafeBufferPointer(start: start, count: lineEnd), number: number,
         offset: lineStart)
       number += 1
       return line
