@@ -317,7 +317,7 @@ package enum LineExplainer {
       result.bodyCut = effects.bodyCut
       if limits.titleScalars != nil || limits.bodyScalars != nil {
         var scratch = RenderEffects()
-        let texts = first.cappedTexts(limits, ext: nil, context: context, effects: &scratch)
+        let texts = first.cappedTexts(limits, context: context, effects: &scratch)
         func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         result.capped = (
           text(PushText.slice(first.requiredTitle()).decodedBytes()),

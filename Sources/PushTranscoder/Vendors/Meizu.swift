@@ -13,8 +13,8 @@ struct Meizu: CappedVendor {
   }
 
   func writePayload(
-    _ notice: Notice, _ texts: CappedTexts, _ context: RenderContext, part: Int, parts: Int,
-    into writer: inout JSONWriter, effects: inout RenderEffects
+    _ notice: Notice, _ texts: CappedTexts, ext: PushText?, _ context: RenderContext,
+    part: Int, parts: Int, into writer: inout JSONWriter, effects: inout RenderEffects
   ) {
     writer.raw("{\"noticeBarInfo\":{\"title\":")
     texts.title.write(into: &writer)
@@ -24,7 +24,7 @@ struct Meizu: CappedVendor {
     writer.rangedNumber(
       ",\"noticeMsgType\":", notice.android.meizuNoticeMsgType, 0...1, .noticeMsgType, &effects)
     writer.raw("},\"clickTypeInfo\":{\"clickType\":0")
-    if let ext = texts.ext {
+    if let ext {
       writer.raw(",\"parameters\":{\"ext\":")
       ext.write(into: &writer)
       writer.byte(ASCII.closeBrace)

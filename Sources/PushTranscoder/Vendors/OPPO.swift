@@ -16,8 +16,8 @@ struct OPPO: CappedVendor {
   }
 
   func writePayload(
-    _ notice: Notice, _ texts: CappedTexts, _ context: RenderContext, part: Int, parts: Int,
-    into writer: inout JSONWriter, effects: inout RenderEffects
+    _ notice: Notice, _ texts: CappedTexts, ext: PushText?, _ context: RenderContext,
+    part: Int, parts: Int, into writer: inout JSONWriter, effects: inout RenderEffects
   ) {
     let android = notice.android
     writer.raw("{\"title\":")
@@ -41,7 +41,7 @@ struct OPPO: CappedVendor {
       }
     }
     writer.raw(",\"click_action_type\":0")
-    if let ext = texts.ext {
+    if let ext {
       writer.raw(",\"action_parameters\":")
       OPPO.writeActionParameters(ext, into: &writer)
     }

@@ -67,10 +67,11 @@ extension BudgetedVendor {
 /// A vendor that caps title and body in scalars and limits the field carrying ext (SPEC 5 step
 /// 1): `renderPayload` checks the ext field and cuts the texts, then the vendor writes them.
 protocol CappedVendor: PushVendor {
-  /// Writes the whole payload object for `notice` with the capped `texts`.
+  /// Writes the whole payload object for `notice` with the capped `texts` and `ext`
+  /// (`Notice.extText`, already checked against the ext field's limit).
   func writePayload(
-    _ notice: Notice, _ texts: CappedTexts, _ context: RenderContext, part: Int, parts: Int,
-    into writer: inout JSONWriter, effects: inout RenderEffects)
+    _ notice: Notice, _ texts: CappedTexts, ext: PushText?, _ context: RenderContext,
+    part: Int, parts: Int, into writer: inout JSONWriter, effects: inout RenderEffects)
 }
 
 extension CappedVendor {
@@ -92,9 +93,10 @@ extension CappedVendor {
         detail: "\(Self.name) \(field.field) is \(size) \(field.unitName); "
           + "the limit is \(field.limit)")
     }
-    let texts = notice.cappedTexts(limits, ext: ext, context: context, effects: &effects)
+    let texts = notice.cappedTexts(limits, context: context, effects: &effects)
     writePayload(
-      notice, texts, context, part: part, parts: parts, into: &writer, effects: &effects)
+      notice, texts, ext: ext, context, part: part, parts: parts, into: &writer,
+      effects: &effects)
     return nil
   }
 }

@@ -64,11 +64,10 @@ extension JSONWriter {
   }
 }
 
-/// The title, body and ext of a capped vendor, after the caps (SPEC 5 step 1).
+/// The title and body of a capped vendor, after the caps (SPEC 5 step 1).
 struct CappedTexts {
   var title: PushText
   var body: PushText
-  var ext: PushText?
 }
 
 extension Notice {
@@ -124,13 +123,11 @@ extension Notice {
     return .decoded(text.bytes)
   }
 
-  /// Title, body and ext of a capped vendor (xiaomi, oppo, vivo, meizu), `ext` being
-  /// `extText(context)` already checked against the ext field's limit (ext is never cut): cuts
-  /// title and body to the scalar caps. Called only when the vendor will render, so the
-  /// effects recorded are the vendor's.
+  /// Title and body of a capped vendor (xiaomi, oppo, vivo, meizu), cut to the scalar caps
+  /// (ext is never cut). Called only when the vendor will render, so the effects recorded are
+  /// the vendor's.
   func cappedTexts(
-    _ limits: VendorLimits, ext: PushText?, context: RenderContext,
-    effects: inout RenderEffects
+    _ limits: VendorLimits, context: RenderContext, effects: inout RenderEffects
   ) -> CappedTexts {
     // Each text is built once and moved into the result: no text value is overwritten.
     let title = PushText.slice(requiredTitle())
@@ -146,6 +143,6 @@ extension Notice {
     }
     if cutTitle != nil { effects.titleCut = true }
     if cutBody != nil { effects.bodyCut = true }
-    return CappedTexts(title: cutTitle ?? title, body: cutBody ?? body, ext: ext)
+    return CappedTexts(title: cutTitle ?? title, body: cutBody ?? body)
   }
 }

@@ -18,8 +18,8 @@ struct Vivo: CappedVendor {
   static var hashesLines: Bool { true }
 
   func writePayload(
-    _ notice: Notice, _ texts: CappedTexts, _ context: RenderContext, part: Int, parts: Int,
-    into writer: inout JSONWriter, effects: inout RenderEffects
+    _ notice: Notice, _ texts: CappedTexts, ext: PushText?, _ context: RenderContext,
+    part: Int, parts: Int, into writer: inout JSONWriter, effects: inout RenderEffects
   ) {
     let android = notice.android
     writer.raw("{\"title\":")
@@ -59,7 +59,7 @@ struct Vivo: CappedVendor {
       }
     }
     writer.raw(",\"skipType\":1")
-    if let ext = texts.ext {
+    if let ext {
       writer.raw(",\"clientCustomMap\":{\"ext\":")
       ext.write(into: &writer)
       writer.byte(ASCII.closeBrace)

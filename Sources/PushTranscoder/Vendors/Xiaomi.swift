@@ -15,14 +15,14 @@ struct Xiaomi: CappedVendor {
   }
 
   func writePayload(
-    _ notice: Notice, _ texts: CappedTexts, _ context: RenderContext, part: Int, parts: Int,
-    into writer: inout JSONWriter, effects: inout RenderEffects
+    _ notice: Notice, _ texts: CappedTexts, ext: PushText?, _ context: RenderContext,
+    part: Int, parts: Int, into writer: inout JSONWriter, effects: inout RenderEffects
   ) {
     writer.raw("{\"title\":")
     texts.title.write(into: &writer)
     writer.raw(",\"description\":")
     texts.body.write(into: &writer)
-    if let ext = texts.ext {
+    if let ext {
       writer.raw(",\"payload\":")
       ext.write(into: &writer)
     }
