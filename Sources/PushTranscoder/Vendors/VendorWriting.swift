@@ -80,6 +80,7 @@ extension Notice {
 
   /// The body for a payload with or without a title: `body`, or `untitledBody` (which carries
   /// the display prefix) when the payload has no title (SPEC 3.1, 3.2).
+  @inline(__always)
   func bodyText(titled: Bool) -> PushText {
     // No local copy of the array (`titled ? body : untitledBody` retained it once per vendor
     // and line): a one-piece body, the common case, then touches no reference count.
@@ -92,6 +93,7 @@ extension Notice {
   /// The title of the vendors that require one (SPEC 4): `preferred`, else `title`, else the
   /// fallback (nickname, group name, or `--default-title`). A blank title counts as absent
   /// (SPEC 9 [4, 6.8]).
+  @inline(__always)
   func requiredTitle(preferring preferred: StringSlice? = nil) -> StringSlice {
     Notice.presentAndNotBlank(preferred) ?? Notice.presentAndNotBlank(title) ?? fallbackTitle
   }
@@ -100,6 +102,7 @@ extension Notice {
   /// a JSON value its canonical JSON text (SPEC 9). Nil when absent or empty. A JSON value's
   /// text is made once per line (the context's memo keeps it; every part of a split message
   /// has the same ext).
+  @inline(__always)
   func extText(_ context: RenderContext) -> PushText? {
     switch ext {
     case nil:
