@@ -121,13 +121,15 @@ extension RenderEffects {
 extension JSONWriter {
   /// Writes `key` and the string when present, non-empty and one of `values`; a present value
   /// outside the list is left out and recorded as `field` in `effects`.
+  /// `values` is read only for a present value: the lists are lazily initialised statics, and
+  /// reading one costs a check and a call per record even when the field is absent.
   @inline(__always)
   mutating func enumeratedString(
-    _ key: StaticString, _ value: StringSlice?, _ values: [StaticString], _ field: DroppedField,
-    _ effects: inout RenderEffects
+    _ key: StaticString, _ value: StringSlice?, _ values: @autoclosure () -> [StaticString],
+    _ field: DroppedField, _ effects: inout RenderEffects
   ) {
     guard let value = Notice.present(value) else { return }
-    guard AcceptedValues.contains(values, value) else {
+    guard AcceptedValues.contains(values(), value) else {
       effects.drop(field)
       return
     }
