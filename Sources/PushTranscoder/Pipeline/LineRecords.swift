@@ -83,23 +83,37 @@ struct LineRecords: VendorRecordVisitor {
   }
 
   /// The records of `vendor` in the general case: a message of any number of parts (recipients
-  /// beyond the vendor's per-record limit, several groups), or TSV framing.
+  /// beyond the vendor's per-record limit, several groups), or TSV framing. Out of line: the
+  /// usual message's writer, inlined beside it, keeps its registers.
+  @inline(never)
   private func writeGeneral<Vendor: PushVendor>(
     _ vendor: Vendor, _ notice: Notice, into output: inout ChunkOutput,
     _ line: inout LineOutcome
   ) {
-    let id = Vendor.id
     let perRecord = notice.groups.isEmpty ? Vendor.limits.recipientsPerRecord : 1
     // Most messages fit one record: no division (integer division is the loop's costliest
     // instruction).
     let parts = targets <= perRecord ? 1 : (targets + perRecord - 1) / perRecord
     // A vendor that reads the line's hash (when the message has no key) hashes the whole line:
     // once per message, not once per record, so a split into many records stays linear in the
-    // line.
-    var notice = notice
+    // line. Only then is the notice copied (with the hash in it): the copy of a notice and of
+    // its arrays' references costs more than the records of a one-part message.
     if parts > 1 && Vendor.hashesLines && notice.key == nil && notice.line != nil {
-      notice.lineHash = notice.lineHash
+      var hashed = notice
+      hashed.lineHash = notice.lineHash
+      writeParts(vendor, hashed, parts: parts, perRecord: perRecord, into: &output, &line)
+    } else {
+      writeParts(vendor, notice, parts: parts, perRecord: perRecord, into: &output, &line)
     }
+  }
+
+  /// `writeGeneral`'s records: `parts` records of at most `perRecord` recipients each, written
+  /// from a notice passed by reference (the copy with the line's hash in it only when needed).
+  private func writeParts<Vendor: PushVendor>(
+    _ vendor: Vendor, _ notice: Notice, parts: Int, perRecord: Int,
+    into output: inout ChunkOutput, _ line: inout LineOutcome
+  ) {
+    let id = Vendor.id
     // A split message's records can differ in size (Easemob apns `t`, a title per group), so
     // one of them may not fit where the others do. The message is then rejected for that
     // vendor (SPEC 5 step 3): none of the vendor's records go out, and its one reject goes
