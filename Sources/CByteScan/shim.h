@@ -137,6 +137,20 @@ static inline uint32_t pt_escaped16(const uint8_t *p) {
 #endif
 }
 
+/// `pt_escaped16` of the 16 bytes at `src`, which are also copied to `dst` (the two must not
+/// overlap): escaping text copies each block and stops at the first byte that needs an escape.
+static inline uint32_t pt_copy16_escaped(const uint8_t *src, uint8_t *dst) {
+#if defined(__SSE2__)
+  __m128i bytes = _mm_loadu_si128((const __m128i *)src);
+  _mm_storeu_si128((__m128i *)dst, bytes);
+  return (uint32_t)_mm_movemask_epi8(
+      _mm_or_si128(pt_quote_backslash_lanes(bytes), pt_control_lanes(bytes)));
+#else
+  for (int i = 0; i < 16; i++) dst[i] = src[i];
+  return pt_escaped16(src);
+#endif
+}
+
 #if defined(__SSE2__)
 /// All ones in the lanes of `bytes` that hold an ASCII digit ('0'...'9'). Subtracting 0xB0
 /// ('0' + 0x80, modulo 256) maps the digits to 0x80...0x89: as signed bytes -128...-119, exactly
@@ -317,22 +331,4 @@ static inline int pt_two_unicode_escapes16(const uint8_t *p) {
   if ((p[2] | 0x20) == 'd' && (p[3] | 0x20) >= '8') return 0;
   if ((p[8] | 0x20) == 'd' && (p[9] | 0x20) >= '8') return 0;
   return 1;
-}
-
-/// Copies the 16 bytes at `src` to `dst` (which must not overlap) and returns the mask of their
-/// quotes and backslashes: escaping canonical string content once more (OPPO's JSON held in a
-/// string) copies the block and stops at the first byte that needs a backslash.
-static inline uint32_t pt_copy16_quotes_backslashes(const uint8_t *src, uint8_t *dst) {
-#if defined(__SSE2__)
-  __m128i bytes = _mm_loadu_si128((const __m128i *)src);
-  _mm_storeu_si128((__m128i *)dst, bytes);
-  return (uint32_t)_mm_movemask_epi8(pt_quote_backslash_lanes(bytes));
-#else
-  uint32_t mask = 0;
-  for (int i = 0; i < 16; i++) {
-    dst[i] = src[i];
-    if (src[i] == '"' || src[i] == '\\') mask |= 1u << i;
-  }
-  return mask;
-#endif
 }

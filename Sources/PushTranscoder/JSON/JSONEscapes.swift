@@ -91,40 +91,48 @@ package enum JSONEscapes {
   }
 
   /// Writes decoded UTF-8 `bytes` canonically escaped at `out`; returns the length written.
-  /// `out` must have room for `6 × bytes.count` bytes.
+  /// `out` must have room for `6 × bytes.count` bytes and must not overlap `bytes`.
+  ///
+  /// Blocks of 16 are copied whole and the cursors move to the block's first byte that needs an
+  /// escape (`"`, `\`, a control byte), if any. Text with an escape every few bytes (the `\"` of
+  /// JSON held in a string, as OPPO's `action_parameters` escape their canonical ext once more)
+  /// costs a few instructions per escape, not a copy call per run.
   @inline(__always)
   static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, at out: UnsafeMutablePointer<UInt8>)
     -> Int
   {
     guard let source = bytes.baseAddress else { return 0 }
-    var written = 0
-    var runStart = 0
-    var index = 0
     let count = bytes.count
-    while index < count {
-      // Eight bytes at a time while none needs an escape.
-      // Safe because index + 8 <= count is checked before the load; `index` stays <= count.
-      if index + 8 <= count
-        && !needsEscape(UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self))
-      {
-        index &+= 8
+    var written = 0
+    var index = 0
+    // Safe because every block is read at index + 16 <= count, and written <= 6 * index always
+    // (each byte read writes one to six), so a block stored at `out + written` ends at
+    // written + 16 <= 6 * index + 16 <= 6 * count, inside `out`; a block's bytes past its first
+    // escape are rewritten by what follows or lie past the result.
+    while index &+ 16 <= count {
+      let escaped = pt_copy16_escaped(source + index, out + written)
+      if escaped == 0 {
+        index &+= 16
+        written &+= 16
         continue
       }
+      let plain = escaped.trailingZeroBitCount
+      index &+= plain
+      written &+= plain
+      written &+= writeEscape(source[index], at: out + written)
+      index &+= 1
+    }
+    while index < count {
       let byte = source[index]
       if byte >= ASCII.space && byte != ASCII.quote && byte != ASCII.backslash {
-        index &+= 1
-        continue
+        out[written] = byte
+        written &+= 1
+      } else {
+        written &+= writeEscape(byte, at: out + written)
       }
-      // Safe because `out` has room for 6 bytes per input byte.
-      (out + written).update(from: source + runStart, count: index - runStart)
-      written += index - runStart
-      written += writeEscape(byte, at: out + written)
       index &+= 1
-      runStart = index
     }
-    // Safe because runStart <= count, and `out` still has room (6 bytes per input byte).
-    (out + written).update(from: source + runStart, count: count - runStart)
-    return written + count - runStart
+    return written
   }
 
   /// Appends decoded UTF-8 `bytes` canonically escaped (no quotes).
@@ -167,55 +175,6 @@ package enum JSONEscapes {
       writer.advance(by: writeEscaped(piece, at: out))
       offset += piece.count
     }
-  }
-
-  /// Writes canonical string content escaped once more at `out` (a backslash before each `"`
-  /// and `\`; canonical content holds no control byte) and returns the length written, at most
-  /// `2 * content.count`: the content of a JSON string whose value is that JSON text (OPPO's
-  /// `action_parameters`).
-  ///
-  /// Blocks of 16 are copied whole and the cursors move to the block's first `"` or `\`. Such
-  /// content has one every few bytes (`\"` around every key of an ext), so a stop costs a few
-  /// instructions, not a pass over the bytes before it.
-  ///
-  /// - Precondition: `out` holds `2 * content.count` bytes and does not overlap `content`.
-  static func writeEscapedAgain(
-    _ content: UnsafeBufferPointer<UInt8>, at out: UnsafeMutablePointer<UInt8>
-  ) -> Int {
-    guard let source = content.baseAddress else { return 0 }
-    let count = content.count
-    var read = 0
-    var written = 0
-    // Safe because every block is read at read + 16 <= count, and written <= 2 * read always
-    // (each byte read adds one or two), so a block stored at `out + written` ends at
-    // written + 16 <= 2 * read + 16 <= 2 * count, inside `out`; the byte loop writes at most two
-    // bytes per byte read.
-    while read &+ 16 <= count {
-      let stops = pt_copy16_quotes_backslashes(source + read, out + written)
-      if stops == 0 {
-        read &+= 16
-        written &+= 16
-        continue
-      }
-      let first = stops.trailingZeroBitCount
-      read &+= first
-      written &+= first
-      out[written] = ASCII.backslash
-      out[written &+ 1] = source[read]
-      written &+= 2
-      read &+= 1
-    }
-    while read < count {
-      let byte = source[read]
-      if byte == ASCII.quote || byte == ASCII.backslash {
-        out[written] = ASCII.backslash
-        written &+= 1
-      }
-      out[written] = byte
-      written &+= 1
-      read &+= 1
-    }
-    return written
   }
 
   /// Writes escaped JSON string content (validated by the tokenizer) in canonical form at `out`

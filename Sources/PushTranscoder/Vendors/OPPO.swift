@@ -53,10 +53,9 @@ struct OPPO: CappedVendor {
   static func writeActionParameters(_ ext: PushText, into writer: inout JSONWriter) {
     writer.raw("\"{\\\"ext\\\":\\\"")
     if case .slice(let slice) = ext, slice.isCanonical {
-      // The usual ext, whose raw content is canonical already (`\"` escapes, or none): escaped
-      // once more straight from the line, without a copy to escape in place.
-      let out = writer.reserve(2 * slice.count)
-      writer.advance(by: JSONEscapes.writeEscapedAgain(slice.rawBytes, at: out))
+      // The usual ext, whose raw content is canonical already (`\"` escapes, or none): that
+      // content, escaped as text, straight from the line.
+      writer.escapedContent(slice.rawBytes)
     } else {
       let start = writer.count
       ext.writeContent(into: &writer)

@@ -190,11 +190,11 @@ extension PushText {
   @inline(__always)
   var isBlank: Bool {
     if case .slice(let slice) = self { return slice.isBlank }
-    return hasOnlyBlankPieces
+    return isBlankOutOfLine
   }
 
-  /// `isBlank` of the texts that are not a single slice.
-  private var hasOnlyBlankPieces: Bool {
+  /// `isBlank` for every case, out of line (`isBlank` inlines only the one-slice case).
+  private var isBlankOutOfLine: Bool {
     switch self {
     case .slice(let slice):
       return slice.isBlank

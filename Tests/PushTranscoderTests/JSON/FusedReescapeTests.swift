@@ -220,6 +220,32 @@ import Testing
       ?? "<not JSON>"
   }
 
+  /// The writer's text escape (`JSONEscapes.writeEscaped`, 16 bytes a step to each byte that
+  /// needs an escape) writes what the byte loop of the generic `appendEscaped` writes, wherever
+  /// quotes, backslashes and control bytes fall and whatever the text's length.
+  @Test func textEscapeAgreesWithTheByteLoopInEveryLane() {
+    let alphabet: [UInt8] = [
+      0x00, 0x01, 0x08, 0x0A, 0x1F, 0x20, 0x22, 0x5C, 0x7F, 0x61, 0xC3, 0xA9,
+    ]
+    var state: UInt64 = 0x2545_F491_4F6C_DD1D
+    func next(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int(state >> 33) % bound
+    }
+    var texts: [[UInt8]] = (0..<40).map { [UInt8](repeating: 0x61, count: $0) + [0x22] }
+    texts += (0..<40).map { [UInt8](repeating: 0x0A, count: $0) }
+    for _ in 0..<3000 {
+      texts.append((0..<next(71)).map { _ in alphabet[next(alphabet.count)] })
+    }
+    for text in texts {
+      var reference: [UInt8] = []
+      text.withUnsafeBufferPointer { JSONEscapes.appendEscaped($0, to: &reference) }
+      var writer = JSONWriter()
+      text.withUnsafeBufferPointer { writer.escapedContent($0) }
+      #expect(writer.bytes == reference, "\(text)")
+    }
+  }
+
   @Test func seededRandomContents() {
     var state: UInt64 = 0x9E37_79B9_7F4A_7C15
     func next() -> Int {

@@ -211,8 +211,8 @@ struct CappedVendorTests {
 }
 
 /// OPPO's `action_parameters` escape the ext's canonical content once more (`OPPO.escapeAgain`
-/// in place, a word at a time; `JSONEscapes.writeEscapedAgain` from a canonical slice, 16 bytes
-/// a step): the result is the byte-by-byte escape, whatever the content's length and wherever
+/// in place, a word at a time; `JSONEscapes.writeEscaped` from a canonical slice, 16 bytes a
+/// step): the result is the byte-by-byte escape, whatever the content's length and wherever
 /// its `"` and `\` fall (and `#` and `]`, one above each, where a borrowing word test would see
 /// a false match).
 @Suite struct OPPOEscapeAgainTests {
@@ -241,11 +241,12 @@ struct CappedVendorTests {
       content.withUnsafeBufferPointer { writer.raw($0) }
       OPPO.escapeAgain(from: start, into: &writer)
       #expect(writer.bytes == expected, "\(String(decoding: content, as: UTF8.self))")
-      // The forward escape of a canonical slice, 16 bytes a step, writes the same bytes.
-      var forward = [UInt8](repeating: 0, count: 2 * content.count + 1)
+      // The forward escape of a canonical slice (the text escape, 16 bytes a step) writes the
+      // same bytes.
+      var forward = [UInt8](repeating: 0, count: 6 * content.count + 1)
       let written = content.withUnsafeBufferPointer { content in
         forward.withUnsafeMutableBufferPointer {
-          JSONEscapes.writeEscapedAgain(content, at: $0.baseAddress!)
+          JSONEscapes.writeEscaped(content, at: $0.baseAddress!)
         }
       }
       #expect(
