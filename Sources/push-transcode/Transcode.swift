@@ -170,12 +170,13 @@ struct Transcode: ParsableCommand {
   func validate() throws {
     if let level {
       switch compress {
-      case .gzip where !GzipCompressor.levels.contains(level):
+      case .gzip where !OutputCompression.gzipLevels.contains(level):
         throw ValidationError("--level for gzip must be 1-9")
-      case .lz4 where !LZ4FrameCompressor.levels.contains(level):
+      case .lz4 where !OutputCompression.lz4Levels.contains(level):
         throw ValidationError("--level for lz4 must be 1-12")
       case .none
-      where !GzipCompressor.levels.contains(level) && !LZ4FrameCompressor.levels.contains(level):
+      where !OutputCompression.gzipLevels.contains(level)
+        && !OutputCompression.lz4Levels.contains(level):
         // No codec to judge it by: any level one of them accepts (SPEC 6.7 makes only
         // out-of-range values bad usage); it has no effect.
         throw ValidationError("--level must be 1-9 (gzip) or 1-12 (lz4)")

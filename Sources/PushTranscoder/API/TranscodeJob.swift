@@ -116,8 +116,8 @@ public struct TranscodeJob: Sendable {
     if let level {
       let levels =
         switch compression {
-        case .gzip: GzipCompressor.levels
-        case .lz4: LZ4FrameCompressor.levels
+        case .gzip: OutputCompression.gzipLevels
+        case .lz4: OutputCompression.lz4Levels
         case .none: 1...12
         }
       guard levels.contains(level) else {

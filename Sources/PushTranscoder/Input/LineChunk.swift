@@ -82,9 +82,6 @@ package final class LineChunk: @unchecked Sendable {
     self.batches = batches ?? [Batch(start: 0, end: byteCount, firstLine: firstLine)]
   }
 
-  /// The number of the line after the chunk's last line.
-  package var endLine: Int { firstLine + lineCount }
-
   /// Borrows the chunk's bytes (terminators included) for the duration of `body`.
   @inlinable
   package func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {

@@ -252,27 +252,6 @@ extension JSONEscapes {
       return 4
     }
   }
-
-  /// Appends the UTF-8 encoding of a Unicode scalar value.
-  @inline(__always)
-  package static func appendUTF8(_ scalar: UInt32, to output: inout [UInt8]) {
-    switch scalar {
-    case 0..<0x80:
-      output.append(UInt8(scalar))
-    case 0x80..<0x800:
-      output.append(UInt8(0xC0 | scalar >> 6))
-      output.append(UInt8(0x80 | scalar & 0x3F))
-    case 0x800..<0x10000:
-      output.append(UInt8(0xE0 | scalar >> 12))
-      output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-      output.append(UInt8(0x80 | scalar & 0x3F))
-    default:
-      output.append(UInt8(0xF0 | scalar >> 18))
-      output.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-      output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-      output.append(UInt8(0x80 | scalar & 0x3F))
-    }
-  }
 }
 
 extension JSONEscapes {

@@ -165,16 +165,6 @@ struct FieldReader {
     return index
   }
 
-  /// A required value of any JSON type (not null); returns its tape index.
-  func requiredValue(_ object: Int, _ key: StaticString, _ prefix: @autoclosure () -> String)
-    throws -> Int
-  {
-    guard let index = present(object, key) else {
-      throw missing(Self.join(prefix(), key), object, key, "a JSON value")
-    }
-    return index
-  }
-
   // MARK: Errors (slow path)
 
   static func join(_ prefix: String, _ key: StaticString) -> String {

@@ -81,8 +81,9 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
   /// buffer that grew from nothing by doubling would fault in fresh pages and copy its bytes
   /// a dozen times per batch.
   private let buffers = WriterPool(limit: 16, smallest: 1 << 16)
-  /// gzip compressors kept between batches (`deflateReset` instead of a fresh quarter megabyte
-  /// of zlib state per batch); at most one per compression job.
+  /// gzip compressors kept between batches (libdeflate's state, a few hundred kilobytes at the
+  /// default level, allocated once per compressor, not once per batch); at most one per
+  /// compression job.
   private let gzipCompressors = BufferPool<GzipFileCompressor>(limit: 16)
   // Safe because only the writer thread reads and writes it (`consume`, `submit`, not the jobs).
   /// Per vendor, the size of its last batch: the next one starts with room for about as much.

@@ -27,7 +27,7 @@ package final class GzipFileCompressor: @unchecked Sendable {
   private let compressor: OpaquePointer
 
   /// A compressor at `level` (1–12; the CLI's 1–9 are the same numbers).
-  package init(level: Int = GzipCompressor.defaultLevel) {
+  package init(level: Int = OutputCompression.gzipDefaultLevel) {
     precondition(Self.levels.contains(level), "gzip file level must be 1...12")
     // Safe because only this compressor holds the pointer; `deinit` frees it once.
     guard let compressor = libdeflate_alloc_compressor(Int32(level)) else {
@@ -37,6 +37,16 @@ package final class GzipFileCompressor: @unchecked Sendable {
   }
 
   deinit { libdeflate_free_compressor(compressor) }
+
+  /// A complete gzip file holding `bytes`, from a compressor of its own (for one-off files; the
+  /// batch sink reuses its compressors).
+  package static func compress(
+    _ bytes: [UInt8], level: Int = OutputCompression.gzipDefaultLevel
+  ) -> [UInt8] {
+    var file = JSONWriter(capacity: bytes.count / 3 + 64)
+    _ = bytes.withUnsafeBufferPointer { GzipFileCompressor(level: level).compress($0, into: &file) }
+    return file.bytes
+  }
 
   /// Appends a complete gzip file holding `bytes` to `output` and returns the CRC-32 of
   /// `bytes` (read back from the file's trailer).

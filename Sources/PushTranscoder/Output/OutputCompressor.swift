@@ -12,12 +12,19 @@ package enum OutputCompression: String, Sendable, CaseIterable {
     }
   }
 
+  /// gzip's `--level` range (SPEC 6.7), each mapped to libdeflate's level of the same number.
+  package static let gzipLevels = 1...9
+  /// gzip's default level (zlib's and libdeflate's default).
+  package static let gzipDefaultLevel = 6
+  /// lz4's `--level` range (SPEC 6.7): liblz4's fast mode (1), then its HC levels.
+  package static let lz4Levels = LZ4FrameCompressor.levels
+
   /// The level a run compresses at: `given` (`--level`) when there is one, else the codec's
   /// default; nil without compression.
   package func level(given: Int?) -> Int? {
     switch self {
     case .none: nil
-    case .gzip: given ?? GzipCompressor.defaultLevel
+    case .gzip: given ?? Self.gzipDefaultLevel
     case .lz4: given ?? LZ4FrameCompressor.defaultLevel
     }
   }

@@ -10,7 +10,7 @@ import Testing
 
   @Test func gzipFileDecodesByMagicNotName() throws {
     let dir = TemporaryDirectory()
-    let path = dir.write("plain.txt", GzipCompressor.compress(Array(text.utf8)))
+    let path = dir.write("plain.txt", GzipFileCompressor.compress(Array(text.utf8)))
     let seen = collect(ChunkReader(paths: [path], chunkBytes: 64 << 10))
     #expect(seen.error == nil)
     #expect(seen.texts == lines)
@@ -25,9 +25,9 @@ import Testing
 
   @Test func multiMemberGzipIsOneStream() throws {
     let dir = TemporaryDirectory()
-    let first = GzipCompressor.compress(Array("a1\na2\n".utf8))
-    let second = GzipCompressor.compress(Array("b1\nb2".utf8), level: 1)
-    let third = GzipCompressor.compress(Array("\nc1\n".utf8))
+    let first = GzipFileCompressor.compress(Array("a1\na2\n".utf8))
+    let second = GzipFileCompressor.compress(Array("b1\nb2".utf8), level: 1)
+    let third = GzipFileCompressor.compress(Array("\nc1\n".utf8))
     let path = dir.write("cat.gz", first + second + third)
     let seen = collect(ChunkReader(paths: [path]))
     #expect(seen.error == nil)
@@ -61,7 +61,7 @@ import Testing
     let raw = Array(text.utf8)
     let bytes =
       switch format {
-      case "gzip": GzipCompressor.compress(raw)
+      case "gzip": GzipFileCompressor.compress(raw)
       case "lz4": LZ4FrameCompressor.compress(raw)
       default: raw
       }
@@ -109,7 +109,7 @@ import Testing
   }
 
   @Test func truncatedGzipDeliversCompleteLinesThenFails() throws {
-    let compressed = GzipCompressor.compress(Array(text.utf8))
+    let compressed = GzipFileCompressor.compress(Array(text.utf8))
     try checkTruncated(compressed, format: .gzip, keep: compressed.count / 2)
     try checkTruncated(compressed, format: .gzip, keep: compressed.count - 4)
     try checkTruncated(compressed, format: .gzip, keep: 2)
@@ -125,7 +125,7 @@ import Testing
   @Test func truncatedStreamDropsTheFinalPartialLine() throws {
     // Everything decodes except the gzip trailer: the last line has no `\n` and is dropped.
     let dir = TemporaryDirectory()
-    let compressed = GzipCompressor.compress(Array("one\ntwo\nthr".utf8))
+    let compressed = GzipFileCompressor.compress(Array("one\ntwo\nthr".utf8))
     let path = dir.write("cut.gz", Array(compressed.dropLast(8)))
     let seen = collect(ChunkReader(paths: [path]))
     #expect(seen.texts == ["one", "two"])
@@ -146,7 +146,7 @@ import Testing
 
   @Test func corruptGzipIsAFatalError() throws {
     let dir = TemporaryDirectory()
-    var compressed = GzipCompressor.compress(Array(text.utf8))
+    var compressed = GzipFileCompressor.compress(Array(text.utf8))
     for index in stride(from: compressed.count / 2, to: compressed.count / 2 + 64, by: 1) {
       compressed[index] ^= 0x5A
     }
@@ -155,7 +155,7 @@ import Testing
     #expect(seen.error?.reason == .corrupt)
     #expect(seen.error?.source == path)
     // A bad CRC in the trailer is corrupt too.
-    var trailer = GzipCompressor.compress(Array("a\nb\n".utf8))
+    var trailer = GzipFileCompressor.compress(Array("a\nb\n".utf8))
     trailer[trailer.count - 8] ^= 1
     let crcPath = dir.write("crc.gz", trailer)
     let crc = collect(ChunkReader(paths: [crcPath]))
@@ -190,7 +190,7 @@ import Testing
 
   @Test func garbageAfterAGzipMemberIsCorrupt() throws {
     let dir = TemporaryDirectory()
-    let path = dir.write("junk.gz", GzipCompressor.compress(Array("a\n".utf8)) + [1, 2, 3])
+    let path = dir.write("junk.gz", GzipFileCompressor.compress(Array("a\n".utf8)) + [1, 2, 3])
     let seen = collect(ChunkReader(paths: [path]))
     #expect(seen.texts == ["a"])
     #expect(seen.error?.reason == .corrupt)
@@ -200,7 +200,7 @@ import Testing
   /// "unknown compression method" after every line was read.
   @Test func zeroPaddingAfterTheLastMemberIsIgnored() throws {
     let dir = TemporaryDirectory()
-    let member = GzipCompressor.compress(Array("a\nb\n".utf8))
+    let member = GzipFileCompressor.compress(Array("a\nb\n".utf8))
     let padded = collect(
       ChunkReader(paths: [dir.write("pad.gz", member + member + [UInt8](repeating: 0, count: 700))])
     )
@@ -214,7 +214,7 @@ import Testing
 
   @Test func mixedInputsInOneRun() throws {
     let dir = TemporaryDirectory()
-    let gz = dir.write("1", GzipCompressor.compress(Array("g1\ng2\n".utf8)))
+    let gz = dir.write("1", GzipFileCompressor.compress(Array("g1\ng2\n".utf8)))
     let lz = dir.write("2", LZ4FrameCompressor.compress(Array("l1\n".utf8)))
     let plain = dir.write("3", [0xEF, 0xBB, 0xBF] + Array("p1\np2".utf8))
     let seen = collect(ChunkReader(paths: [gz, lz, plain]))
