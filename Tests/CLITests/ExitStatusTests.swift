@@ -175,7 +175,7 @@ extension CLITests {
 
     /// A file-size limit (`ulimit -f`) makes write(2) fail with EFBIG; SIGXFSZ must not kill
     /// the run silently.
-    @Test(needsGenerator, arguments: ["-o -", "-o out"])
+    @Test(needsGenerator, needsFileSizeLimit, arguments: ["-o -", "-o out"])
     func fileSizeLimitIsAClearFatalError(output: String) throws {
       let dir = try TemporaryDirectory()
       defer { dir.remove() }

@@ -16,6 +16,8 @@ import Testing
       semaphore.wait()
       semaphore.wait()
       semaphore.wait()
+      // Every permit is taken, as the reader leaves them when the writer stops early.
+      #expect(semaphore.wait(timeout: .now()) == .timedOut)
       // `DispatchSemaphore(value: 3)` freed here would trap ("Semaphore object deallocated
       // while in use"), taking the test process down.
     }
