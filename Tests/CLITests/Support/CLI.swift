@@ -278,7 +278,7 @@ let needsMountWhenRoot = Testing.ConditionTrait.enabled(
   if: getuid() != 0 || canMountTmpfs,
   "running as root without the right to mount a tmpfs: this test is skipped")
 
-/// True when the binary under test starts under a 64 KiB file-size limit (`ulimit -f 64`), as a
+/// True when the binary under test starts under a small file-size limit (`ulimit -f 64`), as a
 /// release or debug build does. ThreadSanitizer's runtime does not: it dies of SIGBUS before
 /// `main`, so under `make tsan` the tests that set such a limit are skipped, not failed.
 let startsUnderFileSizeLimit: Bool = {
