@@ -168,19 +168,13 @@ struct Transcode: ParsableCommand {
   var version = false
 
   func validate() throws {
-    if let level {
+    if let level, !compress.levels.contains(level) {
       switch compress {
-      case .gzip where !OutputCompression.gzipLevels.contains(level):
-        throw ValidationError("--level for gzip must be 1-9")
-      case .lz4 where !OutputCompression.lz4Levels.contains(level):
-        throw ValidationError("--level for lz4 must be 1-12")
-      case .none
-      where !OutputCompression.gzipLevels.contains(level)
-        && !OutputCompression.lz4Levels.contains(level):
-        // No codec to judge it by: any level one of them accepts (SPEC 6.7 makes only
-        // out-of-range values bad usage); it has no effect.
-        throw ValidationError("--level must be 1-9 (gzip) or 1-12 (lz4)")
-      default: break
+      case .gzip: throw ValidationError("--level for gzip must be 1-9")
+      case .lz4: throw ValidationError("--level for lz4 must be 1-12")
+      // No codec to judge it by: any level one of them accepts (SPEC 6.7 makes only
+      // out-of-range values bad usage); it has no effect.
+      case .none: throw ValidationError("--level must be 1-9 (gzip) or 1-12 (lz4)")
       }
     }
     guard batchRecords >= 1 else { throw ValidationError("--batch-records must be at least 1") }

@@ -199,6 +199,13 @@ import Testing
     job.compression = .gzip
     job.level = 10
     #expect(throws: TranscodeError.self) { try job.run() }
+    job.compression = .lz4
+    job.level = 13
+    #expect(throws: TranscodeError.self) { try job.run() }
+    // Without compression a level either codec accepts is allowed; 13 is not.
+    job.compression = .none
+    #expect(throws: TranscodeError.self) { try job.run() }
+    job.compression = .gzip
     job.level = nil
     job.threads = 0
     #expect(throws: TranscodeError.self) { try job.run() }

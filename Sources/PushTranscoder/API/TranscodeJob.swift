@@ -114,13 +114,7 @@ public struct TranscodeJob: Sendable {
     case .lz4: configuration.compression = .lz4
     }
     if let level {
-      let levels =
-        switch compression {
-        case .gzip: OutputCompression.gzipLevels
-        case .lz4: OutputCompression.lz4Levels
-        case .none: 1...12
-        }
-      guard levels.contains(level) else {
+      guard configuration.compression.levels.contains(level) else {
         throw .invalidOption("level \(level) is out of range for \(compression.rawValue)")
       }
     }

@@ -12,12 +12,18 @@ package enum OutputCompression: String, Sendable, CaseIterable {
     }
   }
 
-  /// gzip's `--level` range (SPEC 6.7), each mapped to libdeflate's level of the same number.
-  package static let gzipLevels = 1...9
+  /// The `--level` values accepted (SPEC 6.7): gzip 1–9, each libdeflate's level of the same
+  /// number; lz4 1–12, liblz4's fast mode then its HC levels; without compression any level
+  /// one of them accepts (lz4's range holds gzip's), which has no effect.
+  package var levels: ClosedRange<Int> {
+    switch self {
+    case .gzip: 1...9
+    case .lz4, .none: LZ4FrameCompressor.levels
+    }
+  }
+
   /// gzip's default level (zlib's and libdeflate's default).
   package static let gzipDefaultLevel = 6
-  /// lz4's `--level` range (SPEC 6.7): liblz4's fast mode (1), then its HC levels.
-  package static let lz4Levels = LZ4FrameCompressor.levels
 
   /// The level a run compresses at: `given` (`--level`) when there is one, else the codec's
   /// default; nil without compression.
