@@ -103,11 +103,14 @@ extension CLITests {
 
     /// Headless Chromium loads the page from its file: no console message, and the DOM it
     /// renders holds one chart per vendor with the stats' numbers (the same checker, on the
-    /// serialized DOM). A screenshot goes to the run's temporary folder, kept and printed.
+    /// serialized DOM). The screenshot is kept at `Browser.screenshot` (under `.build/`, each
+    /// run replacing the last) and its path printed; the run's temporary folder, with the
+    /// browser's profile and the run's outputs, is removed.
     @Test(.enabled(if: Browser.path != nil, "Chromium is missing and could not be installed"))
     func rendersInHeadlessChromium() throws {
       let browser = try #require(Browser.path)
       let run = try ReportRun()
+      defer { run.directory.remove() }
       let url = URL(fileURLWithPath: run.report).absoluteString
       let common = [
         "--headless", "--disable-gpu", "--no-sandbox", "--hide-scrollbars",
@@ -128,7 +131,12 @@ extension CLITests {
       #expect(shot.status == 0, "\(shot.stderrText)")
       let png = try Data(contentsOf: URL(fileURLWithPath: screenshot))
       #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 10_000)
-      print("report screenshot: \(screenshot)")
+      let kept = Browser.screenshot
+      try FileManager.default.createDirectory(
+        at: kept.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try? FileManager.default.removeItem(at: kept)
+      try FileManager.default.moveItem(at: URL(fileURLWithPath: screenshot), to: kept)
+      print("report screenshot: \(kept.path)")
     }
 
     /// `python3 -c checker REPORT STATS RECORDS REJECTS VENDORS INPUT_BYTES xml|dom`.
@@ -386,4 +394,8 @@ enum Browser {
     let path = result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     return path.isEmpty ? nil : CLI.lines(path).last.map(String.init)
   }()
+
+  /// Where the report's screenshot is kept for a reader to look at: one file in the build
+  /// folder, replaced by each run (the run's own folder is removed).
+  static let screenshot = CLI.packageRoot.appendingPathComponent(".build/test-artifacts/report.png")
 }
