@@ -79,13 +79,18 @@ package struct InputError: Error, Sendable, CustomStringConvertible {
   }
 
   /// One line for stderr, e.g. `logs/a.gz: truncated gzip stream after 1200 compressed bytes
-  /// (52000 uncompressed, 310 complete lines): unexpected end of file`.
+  /// (52000 uncompressed, 310 complete lines): unexpected end of file`. A plain input has one
+  /// count of bytes: `logs/a.ndjson: read failed after 65536 bytes (310 complete lines): …`.
   package var description: String {
     switch reason {
     case .cannotOpen:
       return "\(source): cannot open: \(detail)"
     case .readFailed, .truncated, .corrupt:
       let what = reason == .readFailed ? "read failed" : "\(reason.rawValue) \(format) stream"
+      if format == .plain {
+        return "\(source): \(what) after \(uncompressedBytes) bytes "
+          + "(\(completeLines) complete lines): \(detail)"
+      }
       return "\(source): \(what) after \(compressedBytes) compressed bytes "
         + "(\(uncompressedBytes) uncompressed, \(completeLines) complete lines): \(detail)"
     }

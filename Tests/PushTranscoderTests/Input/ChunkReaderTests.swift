@@ -68,6 +68,21 @@ import Testing
     #expect(seen.error?.sourceIndex == 1)
   }
 
+  /// A path that opens but cannot be read (a directory): a fatal error after the inputs before
+  /// it, worded for a plain input (bytes and lines, no "compressed" count).
+  @Test func unreadableInputIsAFatalErrorWithPlainCounts() throws {
+    let dir = TemporaryDirectory()
+    let good = dir.write("good", "x\ny\n")
+    let seen = collect(ChunkReader(paths: [good, dir.path("")]))
+    #expect(seen.texts == ["x", "y"])
+    let error = try #require(seen.error)
+    #expect(error.reason == .readFailed && error.format == .plain && error.sourceIndex == 1)
+    #expect(
+      error.description == "\(dir.path("")): read failed after 0 bytes (0 complete lines): "
+        + error.detail)
+    #expect(!error.detail.isEmpty)
+  }
+
   @Test func chunksCutAtLineBoundariesWithConsistentMetadata() throws {
     let dir = TemporaryDirectory()
     let lines = sampleLines(5000)
