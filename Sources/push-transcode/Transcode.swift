@@ -169,13 +169,15 @@ struct Transcode: ParsableCommand {
 
   func validate() throws {
     if let level, !compress.levels.contains(level) {
-      switch compress {
-      case .gzip: throw ValidationError("--level for gzip must be 1-9")
-      case .lz4: throw ValidationError("--level for lz4 must be 1-12")
-      // No codec to judge it by: any level one of them accepts (SPEC 6.7 makes only
-      // out-of-range values bad usage); it has no effect.
-      case .none: throw ValidationError("--level must be 1-9 (gzip) or 1-12 (lz4)")
+      func span(_ codec: OutputCompression) -> String {
+        "\(codec.levels.lowerBound)-\(codec.levels.upperBound)"
       }
+      // Without compression there is no codec to judge the level by: any level one of them
+      // accepts passes (SPEC 6.7 makes only out-of-range values bad usage) and has no effect.
+      throw ValidationError(
+        compress == .none
+          ? "--level must be \(span(.gzip)) (gzip) or \(span(.lz4)) (lz4)"
+          : "--level for \(compress.rawValue) must be \(span(compress))")
     }
     guard batchRecords >= 1 else { throw ValidationError("--batch-records must be at least 1") }
     if output.isEmpty { throw ValidationError("-o needs '-' (stdout) or a directory") }

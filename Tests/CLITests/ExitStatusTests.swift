@@ -43,6 +43,18 @@ extension CLITests {
       #expect(lines.first?.hasPrefix("push-transcode: ") == true)
     }
 
+    /// An out-of-range `--level` names the range the codec takes (OutputCompression.levels).
+    @Test(arguments: [
+      (["--compress", "gzip", "--level", "10"], "--level for gzip must be 1-9"),
+      (["--compress", "lz4", "--level", "13"], "--level for lz4 must be 1-12"),
+      (["--level", "13"], "--level must be 1-9 (gzip) or 1-12 (lz4)"),
+    ])
+    func anOutOfRangeLevelNamesTheRange(arguments: [String], message: String) throws {
+      let result = try CLI.run(arguments, stdin: Data())
+      #expect(result.status == 64)
+      #expect(result.stderrText.contains(message), "stderr: \(result.stderrText)")
+    }
+
     /// A value an enum option does not take is bad usage naming every value it takes, spelled
     /// as the library's raw values (the CLI lists them without ArgumentParser's key paths).
     @Test(arguments: [
