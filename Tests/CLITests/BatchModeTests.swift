@@ -180,8 +180,8 @@ extension CLITests {
 
     /// `--force` reuses the replaced run's batch files for their inodes (`ReplacedBatches`): the
     /// new batches are what a fresh run writes, an old batch also linked elsewhere is left
-    /// alone, and the `.replaced/` folder a stopped run leaves behind is cleaned up, its files
-    /// not reused (no manifest listed them).
+    /// alone, and the `.replaced/` folder a stopped run leaves behind is deleted, its files not
+    /// reused (no manifest listed them).
     @Test func forceReusesOldBatchesSafely() throws {
       let dir = try TemporaryDirectory()
       defer { dir.remove() }
@@ -214,6 +214,11 @@ extension CLITests {
       }
       let reusable = try inodes([out + "/apns", out + "/vivo"])
       let leftover = try inodes([out + "/.replaced/fcm"])
+      // Held open through the run: the run deletes the leftover before it writes, and its inode
+      // number, still in use, cannot come back as a new batch's.
+      let stale = try #require(
+        FileHandle(forReadingAtPath: out + "/.replaced/fcm/batch-000009.ndjson"))
+      defer { try? stale.close() }
       let forced = try CLI.run(arguments + ["--force"])
       #expect(forced.status == 0, "\(forced.stderrText)")
       #expect(
@@ -225,6 +230,8 @@ extension CLITests {
       let reused = try inodes([out + "/apns", out + "/vivo"])
       #expect(reused.subtracting(reusable).count == 1)
       #expect(reused.isDisjoint(with: leftover))
+      try stale.seek(toOffset: 0)
+      #expect(try stale.readToEnd() == Data("stale\n".utf8))
       #expect(
         !reused.contains(
           try

@@ -16,18 +16,17 @@ import Glibc
 /// with `.replaced/`, before the manifest is written. Writing over the old bytes instead of
 /// truncating them keeps the file's blocks: on ext4 an `O_TRUNC` open frees them (with a
 /// discard on a `discard` mount) and makes `close` start the write-back at once
-/// (`auto_da_alloc`). Only writable regular files
-/// with a single link are reused: overwriting a file that is also linked elsewhere would destroy
-/// that copy (and a file that cannot be opened is replaced by a new one, as without reuse).
+/// (`auto_da_alloc`).
 ///
 /// Only what the replaced run's manifest listed as its batches is reused, and only regular
 /// files with a single link, opened without following a symbolic link: overwriting a file that
 /// is also linked elsewhere would destroy that copy, and a link planted in `DIR` would lead the
-/// writes outside it. Everything else found there (links, other files, a stopped run's
-/// leftovers) is deleted with `.replaced/`, as a link never through it (see `DirectoryHandle`).
-///
-/// A run stopped mid-way leaves `.replaced/` behind (with no manifest, as any incomplete run);
-/// the next `--force` run removes it.
+/// writes outside it (a file that cannot be opened so is replaced by a new one, as without
+/// reuse). Everything else is deleted at once, before the run writes anything, a link as a
+/// link and never through it (see `DirectoryHandle`): a `.replaced/` that a stopped run left
+/// behind, and every entry of the moved folders that the manifest does not list. A run that
+/// failed on a full disk leaves its batches without a manifest; the `--force` rerun frees their
+/// space before it needs it, instead of holding it to its end and failing again.
 final class ReplacedBatches: @unchecked Sendable {
   // Safe because `files`, `taken`, `byName` and `firstFree` change only in `init`, before the
   // object is shared, or while `lock` is held.
@@ -51,12 +50,16 @@ final class ReplacedBatches: @unchecked Sendable {
   private var firstFree = 0
 
   /// Moves each of `names` that is a directory in `root` into `root/.replaced/` (anything else
-  /// of that name, such as a symbolic link, is removed), and collects the files there that
-  /// `listed` names (`<vendor>/<file>`, the previous manifest's batches).
+  /// of that name, such as a symbolic link, is removed), collects the files there that `listed`
+  /// names (`<vendor>/<file>`, the previous manifest's batches), and deletes everything else
+  /// under `.replaced/`.
   init(root: DirectoryHandle, moving names: [String], listed: Set<String>) throws {
     self.root = root
+    // A stopped run's leftovers: nothing there is listed (its manifest was removed when it
+    // started), so the folder goes whole, and the moves below never meet a name in use.
+    try Self.remove(Self.folderName, in: root)
     var replaced: DirectoryHandle? = nil
-    var moved: [(name: String, target: String)] = []
+    var moved: [String] = []
     for name in names {
       guard let kind = root.kind(of: name) else { continue }
       guard kind == .directory else {
@@ -64,34 +67,33 @@ final class ReplacedBatches: @unchecked Sendable {
         continue
       }
       if replaced == nil {
-        if let kind = root.kind(of: Self.folderName), kind != .directory {
-          try Self.remove(Self.folderName, in: root)
-        }
         do { replaced = try root.makeDirectory(Self.folderName) } catch {
           throw SinkError.io("cannot create \(root.path)/\(Self.folderName): \(error)")
         }
       }
-      let folder = replaced!
-      // A free name under `.replaced/` (an interrupted run may have left the same one).
-      var index = 0
-      var target = name
-      while folder.kind(of: target) != nil {
-        index += 1
-        target = name + ".\(index)"
-      }
-      do { try root.rename(name, to: folder, target) } catch {
+      do { try root.rename(name, to: replaced!, name) } catch {
         throw SinkError.io("cannot move \(root.path)/\(name) aside: \(error)")
       }
-      moved.append((name, target))
+      moved.append(name)
     }
     guard let replaced else { return }
-    for (name, target) in moved {
-      guard let folder = try? DirectoryHandle(in: replaced, name: target) else { continue }
-      for file in (try? folder.entries()) ?? [] where listed.contains(name + "/" + file) {
-        guard folder.kind(of: file) == .regular else { continue }
-        byName[name + "/" + file] = files.count
-        files.append(File(folder: folder, name: file))
-        taken.append(false)
+    for name in moved {
+      let folder: DirectoryHandle
+      let entries: [String]
+      do {
+        folder = try DirectoryHandle(in: replaced, name: name)
+        entries = try folder.entries()
+      } catch {
+        throw SinkError.io("cannot read \(replaced.path)/\(name): \(error)")
+      }
+      for file in entries {
+        if listed.contains(name + "/" + file) && folder.kind(of: file) == .regular {
+          byName[name + "/" + file] = files.count
+          files.append(File(folder: folder, name: file))
+          taken.append(false)
+        } else {
+          try Self.remove(file, in: folder)
+        }
       }
     }
   }
