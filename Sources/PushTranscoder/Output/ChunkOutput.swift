@@ -1,12 +1,12 @@
 /// One payload record's place in a `ChunkOutput` (batch mode routes records per vendor with
 /// these; rejects never appear here: in batch mode they go to `ChunkOutput.rejects`).
 package struct RecordRef: Sendable {
+  /// One past the record's last byte (its newline) in `ChunkOutput.main`.
+  package var end: Int
+  /// The record's source line (a file may hold more than 2^32 lines).
+  package var line: Int
   /// `VendorID.rawValue`.
   package var vendor: UInt8
-  /// One past the record's last byte (its newline) in `ChunkOutput.main`.
-  package var end: UInt32
-  /// The record's source line.
-  package var line: UInt32
 }
 
 /// Everything a worker produced from one chunk: rendered records in input order, then vendor
@@ -30,6 +30,10 @@ package struct ChunkOutput: ~Copyable, Sendable {
   package var stats = RunStats()
   /// Input bytes the chunk covered (lines plus terminators), for progress and throughput.
   package var inputBytes = 0
+  /// True for a segment (`takeSegment()`): records of the chunk so far, which the rest of the
+  /// chunk follows under the same sequence number. Its stats and input bytes are zero: they
+  /// travel with the chunk's last output.
+  package private(set) var isSegment = false
 
   /// An output whose record buffer is any free pooled one.
   package init(sequence: Int, source: SourceName) {
@@ -51,6 +55,19 @@ extension ChunkOutput {
   /// Ends the output and gives its record buffer back to the pool, once nobody reads its
   /// records any more (the sink has written or copied them).
   package consuming func recycle() { OutputBuffers.recycle(main) }
+
+  /// The records and rejects written so far, as a segment for the writer (`OutputSegments`);
+  /// this output goes on with empty buffers of the same sizes, and keeps the stats.
+  package mutating func takeSegment() -> ChunkOutput {
+    var segment = ChunkOutput(
+      sequence: sequence, source: source, expectedBytes: main.buffer.count)
+    segment.isSegment = true
+    swap(&segment.main, &main)
+    swap(&segment.rejects, &rejects)
+    swap(&segment.refs, &refs)
+    refs.reserveCapacity(segment.refs.count)
+    return segment
+  }
 }
 
 /// Recycled `ChunkOutput.main` buffers: the writer returns each chunk's buffer once the sink has

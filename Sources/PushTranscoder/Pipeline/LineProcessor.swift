@@ -28,14 +28,22 @@ package struct LineProcessor: ~Copyable {
   private var notice = Notice(
     dialect: .tencent, body: [], untitledBody: [], fallbackTitle: StringSlice(""), lineHash: 0)
 
-  /// A processor for one worker, with names looked up in `directory`.
-  package init(options: TranscodeOptions, directory: NameDirectory) {
+  /// Where a chunk's records go before the chunk is done when a line makes more than
+  /// `options.segmentBytes` of them (a pipeline run's writer); nil keeps them all.
+  private let segments: (any OutputSegments)?
+
+  /// A processor for one worker, with names looked up in `directory`; `segments`, when given,
+  /// takes a chunk's records in segments (see `OutputSegments`).
+  package init(
+    options: TranscodeOptions, directory: NameDirectory, segments: (any OutputSegments)? = nil
+  ) {
     self.options = options
+    self.segments = segments
     self.gate = LineGate(maxLineBytes: options.maxLineBytes, unicode: options.unicode)
     self.vendors = options.vendors
     self.settings = LineRecords.Settings(
       framing: options.framing, rejectsInline: options.rejectsInline,
-      collectRecordRefs: options.collectRecordRefs)
+      collectRecordRefs: options.collectRecordRefs, segmentBytes: options.segmentBytes)
     self.messageOptions = MessageOptions(
       locale: options.locale, display: options.display, defaultTitle: options.defaultTitle,
       directory: directory)
@@ -133,8 +141,9 @@ package struct LineProcessor: ~Copyable {
     let context = RenderContext(document: document, memo: memo)
     let targets = notice.groups.isEmpty ? notice.recipients.count : notice.groups.count
     let records = LineRecords(
-      context: context, head: head.parts, settings: settings, targets: targets, number: number,
-      original: original, usual: targets <= 1 && settings.framing != .tsv)
+      context: context, head: head.parts, settings: settings, segments: segments,
+      targets: targets, number: number, original: original,
+      usual: targets <= 1 && settings.framing != .tsv)
     // Each vendor's records are written by code specialised for it: its name and limits are
     // constants, and its renderer is called directly.
     let vendors = self.vendors

@@ -20,12 +20,18 @@ struct LineRecords: VendorRecordVisitor {
     let framing: OutputFraming
     let rejectsInline: Bool
     let collectRecordRefs: Bool
+    /// `TranscodeOptions.segmentBytes`.
+    let segmentBytes: Int
   }
 
   let context: RenderContext
   /// The record head's parts for the line (`RecordHead.prepare`).
   let head: RecordHead.Parts
   let settings: Settings
+  /// Takes the records written so far when a message's records pass `settings.segmentBytes`
+  /// (nil: they stay until the chunk is done). Not retained: the line processor holds it for
+  /// longer than this value lives (one line).
+  unowned(unsafe) let segments: (any OutputSegments)?
   /// Recipients, or groups, of the message.
   let targets: Int
   let number: Int
@@ -123,20 +129,20 @@ struct LineRecords: VendorRecordVisitor {
     // Payload sizes are counted once every part is written: a refused part drops them all.
     var firstSize = 0
     var laterSizes: [Int] = []
+    // True once no later part can be refused: the records written may then leave for the
+    // writer (`segments`), and sizes are counted as they come.
+    var settled = false
     for part in 1...parts {
       head.write(
         notice, context.document, vendor: vendor, part: part, perRecord: perRecord,
         framing: settings.framing, into: &output.main)
       var partEffects = RenderEffects()
       let payloadStart = output.main.count
-      let refusal =
-        notice.groups.count > 1
-        ? vendor.renderPayload(
-          notice.forRecord(part: part), context, part: part, parts: parts,
-          into: &output.main, effects: &partEffects)
-        : vendor.renderPayload(
-          notice, context, part: part, parts: parts, into: &output.main, effects: &partEffects)
-      if let refusal {
+      if let refusal = renderPart(
+        vendor, notice, part: part, parts: parts, into: &output.main, &partEffects)
+      {
+        // Never once settled: `laterRefusal` rendered every part still to come.
+        assert(!settled, "a part refused after the vendor's records were handed over")
         let reason = refuse(refusal, vendor: id, from: vendorStart, into: &output)
         if line.firstRefusal == nil { line.firstRefusal = reason }
         return
@@ -144,16 +150,73 @@ struct LineRecords: VendorRecordVisitor {
       effects.titleCut = effects.titleCut || partEffects.titleCut
       effects.bodyCut = effects.bodyCut || partEffects.bodyCut
       effects.dropped |= partEffects.dropped
-      if part == 1 {
-        firstSize = output.main.count - payloadStart
+      let size = output.main.count - payloadStart
+      if settled {
+        output.stats.countPayload(id, bytes: size)
+      } else if part == 1 {
+        firstSize = size
       } else {
-        laterSizes.append(output.main.count - payloadStart)
+        laterSizes.append(size)
       }
       finishRecord(id, &output)
+      // The size first: binding `segments` would retain it for every record.
+      if output.main.count >= settings.segmentBytes, let segments {
+        if !settled {
+          // Before the records leave, make sure none will be taken back: render the parts
+          // still to come once more, without keeping them (linear, and only for a message whose
+          // records pass a segment).
+          if let refusal = laterRefusal(vendor, notice, after: part, parts: parts) {
+            let reason = refuse(refusal, vendor: id, from: vendorStart, into: &output)
+            if line.firstRefusal == nil { line.firstRefusal = reason }
+            return
+          }
+          settled = true
+          output.stats.countPayload(id, bytes: firstSize)
+          for size in laterSizes { output.stats.countPayload(id, bytes: size) }
+          laterSizes = []
+        }
+        segments.deliver(output.takeSegment())
+      }
     }
-    output.stats.countPayload(id, bytes: firstSize)
-    for size in laterSizes { output.stats.countPayload(id, bytes: size) }
+    if !settled {
+      output.stats.countPayload(id, bytes: firstSize)
+      for size in laterSizes { output.stats.countPayload(id, bytes: size) }
+    }
     line.wrote(parts, for: id, effects)
+  }
+
+  /// Renders the payload of record `part` of `parts` (a group send's part has its own group).
+  @inline(__always)
+  private func renderPart<Vendor: PushVendor>(
+    _ vendor: Vendor, _ notice: Notice, part: Int, parts: Int, into writer: inout JSONWriter,
+    _ effects: inout RenderEffects
+  ) -> VendorRefusal? {
+    notice.groups.count > 1
+      ? vendor.renderPayload(
+        notice.forRecord(part: part), context, part: part, parts: parts, into: &writer,
+        effects: &effects)
+      : vendor.renderPayload(
+        notice, context, part: part, parts: parts, into: &writer, effects: &effects)
+  }
+
+  /// The refusal of the first of parts `part + 1 ... parts` that `vendor` refuses, or nil when
+  /// it writes them all: each payload rendered into scratch memory and dropped.
+  @inline(never)
+  private func laterRefusal<Vendor: PushVendor>(
+    _ vendor: Vendor, _ notice: Notice, after part: Int, parts: Int
+  ) -> VendorRefusal? {
+    guard part < parts else { return nil }
+    var scratch = JSONWriter(capacity: 1 << 16)
+    for later in (part + 1)...parts {
+      scratch.removeAll()
+      var effects = RenderEffects()
+      if let refusal = renderPart(
+        vendor, notice, part: later, parts: parts, into: &scratch, &effects)
+      {
+        return refusal
+      }
+    }
+    return nil
   }
 
   /// Ends a record whose payload is written (and remembers where it ends, for batches).
@@ -162,7 +225,7 @@ struct LineRecords: VendorRecordVisitor {
     output.main.raw("}\n")
     if settings.collectRecordRefs {
       output.refs.append(
-        RecordRef(vendor: UInt8(id.rawValue), end: UInt32(output.main.count), line: UInt32(number)))
+        RecordRef(end: output.main.count, line: number, vendor: UInt8(id.rawValue)))
     }
   }
 

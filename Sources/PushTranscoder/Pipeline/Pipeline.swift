@@ -24,7 +24,9 @@ package struct RunResult: Sendable {
 ///  writer (calling thread) ◄── in order ───┘ results table (lock + condition)
 /// ```
 /// At most `inFlight` chunks exist between the reader and the writer (a semaphore), so memory
-/// stays bounded whatever the input size. Workers never wait on each other; only the writer
+/// stays bounded whatever the input size; a chunk whose records pass `options.segmentBytes`
+/// (one message to many recipients) reaches the writer in segments (`OutputSegments`), so
+/// memory stays bounded whatever a line makes. Workers never wait on each other; only the writer
 /// knows about order. Output bytes do not depend on the number of workers or on chunk size,
 /// because every record depends only on its own line.
 package final class Pipeline: Sendable {
@@ -57,11 +59,11 @@ package final class Pipeline: Sendable {
     nextItem: @escaping @Sendable () throws -> WorkItem?
   ) -> RunResult {
     let start = DispatchTime.now()
-    var writer = SinkFeeder(sink: sink, stats: initialStats, progress: progress)
+    let writer = SinkFeeder(sink: sink, stats: initialStats, progress: progress)
     if threads == 1 {
-      runInline(options: options, directory: directory, writer: &writer, nextItem: nextItem)
+      runInline(options: options, directory: directory, writer: writer, nextItem: nextItem)
     } else {
-      runParallel(options: options, directory: directory, writer: &writer, nextItem: nextItem)
+      runParallel(options: options, directory: directory, writer: writer, nextItem: nextItem)
     }
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     return writer.finish(seconds: seconds)
@@ -69,12 +71,13 @@ package final class Pipeline: Sendable {
 
   /// `run` on the calling thread alone.
   private func runInline(
-    options: TranscodeOptions, directory: NameDirectory, writer: inout SinkFeeder,
+    options: TranscodeOptions, directory: NameDirectory, writer: SinkFeeder,
     nextItem: () throws -> WorkItem?
   ) {
     let worker = Worker(
       queue: DispatchQueue(label: "push-transcode.worker.0"),
-      processor: LineProcessor(options: options, directory: directory))
+      processor: LineProcessor(
+        options: options, directory: directory, segments: InlineSegments(writer: writer)))
     var sequence = 0
     while true {
       let item: WorkItem?
@@ -93,7 +96,7 @@ package final class Pipeline: Sendable {
 
   /// `run` with a reader thread, `threads` workers and the calling thread as the writer.
   private func runParallel(
-    options: TranscodeOptions, directory: NameDirectory, writer: inout SinkFeeder,
+    options: TranscodeOptions, directory: NameDirectory, writer: SinkFeeder,
     nextItem: @escaping @Sendable () throws -> WorkItem?
   ) {
     // Created at 0 and raised to the limit: libdispatch traps when a semaphore is freed with a
@@ -102,14 +105,14 @@ package final class Pipeline: Sendable {
     // One work item per worker and two waiting: both cores stay busy, and each item's records
     // (up to four times its input with nine vendors) are resident only while it is in flight.
     let inFlight = DispatchSemaphore.permits(threads + 2)
+    let state = RunState()
     let workers = (0..<threads).map { index in
       Worker(
         queue: DispatchQueue(label: "push-transcode.worker.\(index)"),
-        processor: LineProcessor(options: options, directory: directory))
+        processor: LineProcessor(options: options, directory: directory, segments: state))
     }
     let idle = IdleWorkers(workers)
     let indexOnReader = readerHasACore && workers[0].wantsLineHashes
-    let state = RunState()
     DispatchQueue(label: "push-transcode.reader").async {
       var sequence = 0
       while true {
@@ -144,10 +147,13 @@ package final class Pipeline: Sendable {
         if let readerError = state.readerError { writer.stopAfterInputError(readerError) }
         break
       }
+      let isSegment = output.isSegment
       guard writer.consume(output) else {
         state.cancel()
         break
       }
+      // A segment: the rest of the same chunk follows.
+      if isSegment { continue }
       inFlight.signal()
       next += 1
     }

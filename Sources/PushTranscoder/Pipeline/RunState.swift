@@ -2,8 +2,11 @@ import Dispatch
 
 /// What the threads of one parallel run share: the outputs waiting for the writer, the number
 /// of items the reader produced once it is done, its fatal error, and whether the writer
-/// stopped the run. One per run, so a pipeline's second run starts from nothing.
-final class RunState: @unchecked Sendable {
+/// stopped the run. One per run, so a pipeline's second run starts from nothing. It is the
+/// workers' `OutputSegments`: a segment waits in the same table as a chunk's last output (a
+/// worker delivers a chunk's outputs one after the other, each once the writer took the one
+/// before).
+final class RunState: OutputSegments, @unchecked Sendable {
   // Safe because every property is only touched under `condition`'s lock.
   private let condition = Condition()
   private var results: [Int: DeliveredOutput] = [:]
@@ -27,7 +30,10 @@ final class RunState: @unchecked Sendable {
     while results[sequence] == nil && (producedCount == nil || sequence < producedCount!) {
       condition.wait()
     }
-    return results.removeValue(forKey: sequence)?.output.take() ?? nil
+    guard let delivered = results.removeValue(forKey: sequence) else { return nil }
+    // A worker waits for its segment to be taken.
+    condition.broadcast()
+    return delivered.output.take()
   }
 
   /// The reader's fatal error, once it has stopped on one.
@@ -46,14 +52,25 @@ final class RunState: @unchecked Sendable {
   func cancel() {
     condition.lock()
     cancelled = true
+    // A worker waiting for the writer to take its segment stops waiting.
+    condition.broadcast()
     condition.unlock()
   }
 
+  /// Hands a chunk's output to the writer: a segment (`OutputSegments`), once the writer has
+  /// taken it or the run has stopped; a chunk's last output at once.
   func deliver(_ output: consuming ChunkOutput) {
+    let segment = output.isSegment
+    let sequence = output.sequence
     condition.lock()
-    results[output.sequence] = DeliveredOutput(output)
+    defer { condition.unlock() }
+    results[sequence] = DeliveredOutput(output)
     condition.broadcast()
-    condition.unlock()
+    guard segment else { return }
+    // A segment: wait until the writer takes it (or the run stops, which drops it), so a worker
+    // holds one segment at most.
+    while results[sequence] != nil && !cancelled { condition.wait() }
+    results[sequence] = nil
   }
 
   func finishProducing(count: Int, fatal: String?) {

@@ -1,6 +1,7 @@
 /// The writer's side of a run: hands outputs to the sink in input order, adds up their stats,
-/// and remembers why the run stopped early (a closed stdout, a fatal error).
-struct SinkFeeder {
+/// and remembers why the run stopped early (a closed stdout, a fatal error). A class: with one
+/// thread, the worker hands it a chunk's segments itself (`InlineSegments`).
+final class SinkFeeder {
   let sink: RecordSink
   var stats: RunStats
   let progress: Progress?
@@ -18,8 +19,9 @@ struct SinkFeeder {
   /// True once the run must stop: stdout closed or a fatal error.
   var stopped: Bool { fatal != nil || closed }
 
-  /// Writes the next output in order; false when the run must stop.
-  mutating func consume(_ output: consuming ChunkOutput) -> Bool {
+  /// Writes the next output in order (a segment, or a chunk's last output); false when the run
+  /// must stop.
+  func consume(_ output: consuming ChunkOutput) -> Bool {
     stats.merge(output.stats)
     inputBytes += output.inputBytes
     outputBytes += output.main.count + output.rejects.count
@@ -39,7 +41,7 @@ struct SinkFeeder {
   }
 
   /// Stops after a fatal input error, once every output before it is written.
-  mutating func stopAfterInputError(_ message: String) {
+  func stopAfterInputError(_ message: String) {
     fatal = message
     do { try sink.finishAfterInputError() } catch SinkError.closedOutput {} catch {
       fatal! += "; " + SinkError.describe(error)
@@ -47,7 +49,7 @@ struct SinkFeeder {
   }
 
   /// Finishes the sink unless the run stopped early, and returns the run's result.
-  mutating func finish(seconds: Double) -> RunResult {
+  func finish(seconds: Double) -> RunResult {
     progress?.finish()
     if !stopped {
       do {
@@ -61,5 +63,20 @@ struct SinkFeeder {
     return RunResult(
       stats: stats, inputBytes: inputBytes, outputBytes: outputBytes, seconds: seconds,
       fatal: fatal, closedOutput: closed)
+  }
+}
+
+/// `OutputSegments` for a run on one thread: the worker runs on the writer's thread, so a
+/// segment is written at once. After the run has stopped (stdout closed, an I/O error), segments
+/// are dropped.
+final class InlineSegments: OutputSegments, @unchecked Sendable {
+  // Safe because the run that makes it uses it on its one thread only.
+  private let writer: SinkFeeder
+
+  init(writer: SinkFeeder) { self.writer = writer }
+
+  func deliver(_ segment: consuming ChunkOutput) {
+    guard !writer.stopped else { return }
+    _ = writer.consume(segment)
   }
 }

@@ -21,6 +21,10 @@ package struct TranscodeOptions: Sendable {
   package var validateOnly = false
   /// True when the consumer needs per-record vendor and line (batch mode).
   package var collectRecordRefs = false
+  /// In a pipeline run, the record bytes a chunk may hold before its records so far go to the
+  /// writer as a segment (`OutputSegments`): a message with many recipients can make records
+  /// hundreds of times the size of its line. Output bytes do not depend on it.
+  package var segmentBytes = 16 << 20
 
   /// The defaults of SPEC 6.7.
   package init() {}

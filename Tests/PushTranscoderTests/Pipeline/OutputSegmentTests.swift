@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+
+@testable import PushTranscoder
+
+/// A message with many recipients makes records far larger than its line (apns writes one per
+/// recipient). A pipeline run hands a chunk's records to the writer in segments once they pass
+/// `TranscodeOptions.segmentBytes` (`OutputSegments`). Before, they stayed in memory until the
+/// chunk was done: a 4.8 MB line of 1.2 million recipients took 8.5 GB, and in batch mode
+/// trapped when a record ended past 4 GiB (`RecordRef.end` was 32 bits).
+///
+/// Segments change nothing in the output: the same records, rejects, record ends and stats as
+/// an undivided run, at any segment size and thread count, including a split message refused in
+/// a later record (its earlier records must not have left).
+@Suite struct OutputSegmentTests {
+  /// What a sink is given, as a user of the run would see it: the record stream, the rejects,
+  /// each record's vendor, line and bytes (batch mode), and how many segments came.
+  final class Capture: RecordSink, @unchecked Sendable {
+    // Unchecked: the pipeline calls a sink from its writer only, one call at a time.
+    var main: [UInt8] = []
+    var rejects: [UInt8] = []
+    var records: [String] = []
+    var segments = 0
+    var finished = false
+
+    func consume(_ output: borrowing ChunkOutput) throws {
+      if output.isSegment { segments += 1 }
+      let bytes = output.main.bytes
+      var start = 0
+      for ref in output.refs {
+        records.append(
+          "\(ref.vendor) \(ref.line) " + String(decoding: bytes[start..<ref.end], as: UTF8.self))
+        start = ref.end
+      }
+      main += bytes
+      rejects += output.rejects.bytes
+    }
+
+    func finish(stats: RunStats, seconds: Double, inputBytes: Int) throws { finished = true }
+  }
+
+  /// A group whose name makes a harmony payload (title = group name) exceed its 4096 bytes.
+  static let groups = directory([
+    #"{"GroupId":"g_huge","Name":"\#(String(repeating: "N", count: 4100))"}"#,
+    #"{"GroupId":"g_small","Name":"Small"}"#,
+  ]).0
+
+  /// Ordinary lines around messages of many recipients, and two split messages one of whose
+  /// later records a vendor refuses: apns `t` of a 4,100-byte recipient id, harmony's title of
+  /// a huge group name.
+  static let lines: [String] = {
+    let recipients = (0..<700).map { "\"u\($0)\"" }.joined(separator: ",")
+    let longID = String(repeating: "L", count: 4100)
+    var lines: [String] = []
+    for index in 0..<40 {
+      lines.append(
+        #"{"From_Account":"a\#(index)","To_Account":"b","MsgBody":[{"MsgType":"TIMTextElem","MsgContent":{"Text":"hello \#(index)"}}]}"#
+      )
+      if index % 10 == 3 {
+        lines.append(
+          #"{"From_Account":"a","To_Account":[\#(recipients)],"MsgBody":[{"MsgType":"TIMTextElem","MsgContent":{"Text":"to many \#(index)"}}],"OfflinePushInfo":{"Ext":"\#(String(repeating: "x", count: 300))"}}"#
+        )
+      }
+      if index % 10 == 5 {
+        lines.append(
+          #"{"target_type":"users","target":["u1","u2","u3","\#(longID)"],"msg":{"type":"txt","msg":"refused late"},"from":"a"}"#
+        )
+        lines.append(
+          #"{"target_type":"chatgroups","target":["g_small","g_small","g_huge"],"msg":{"type":"txt","msg":"hi"},"from":"a"}"#
+        )
+      }
+    }
+    return lines
+  }()
+
+  static func run(threads: Int, segmentBytes: Int, batchMode: Bool) -> (Capture, RunResult) {
+    var options = TranscodeOptions()
+    options.segmentBytes = segmentBytes
+    options.rejectsInline = !batchMode
+    options.collectRecordRefs = batchMode
+    let storage = lines.map { Array($0.utf8) }
+    // Items of 7 lines: many chunks, most of them cut into segments at small sizes.
+    let batches = stride(from: 0, to: storage.count, by: 7).map {
+      IndexedLinesTests.Lines(storage: Array(storage[$0..<min($0 + 7, storage.count)]))
+    }
+    let sink = Capture()
+    let next = OneThreadPipelineTests.Counter()
+    let result = Pipeline(threads: threads, cores: 2).run(
+      options: options, directory: groups, sink: sink
+    ) {
+      let index = next.increment()
+      return index < batches.count ? .lines(batches[index]) : nil
+    }
+    return (sink, result)
+  }
+
+  @Test(arguments: [1, 2, 3], [false, true])
+  func segmentsWriteWhatAnUndividedRunWrites(threads: Int, batchMode: Bool) throws {
+    let (whole, wholeResult) = Self.run(threads: 1, segmentBytes: 1 << 40, batchMode: batchMode)
+    #expect(whole.segments == 0 && whole.finished)
+    // The messages are rendered and refused as the test means them to be.
+    let text = String(decoding: whole.main + whole.rejects, as: UTF8.self)
+    #expect(text.contains(#""for":"apns","reason":"over-budget""#))
+    #expect(text.contains(#""for":"harmony","reason":"over-budget""#))
+    #expect(wholeResult.stats.records[VendorID.apns.rawValue] > 2800)
+    for segmentBytes in [1, 3000, 100_000] {
+      let (cut, result) = Self.run(
+        threads: threads, segmentBytes: segmentBytes, batchMode: batchMode)
+      #expect(cut.segments > 0, "\(segmentBytes)")
+      #expect(cut.finished && result.fatal == nil)
+      #expect(cut.main == whole.main, "\(segmentBytes)")
+      #expect(cut.rejects == whole.rejects, "\(segmentBytes)")
+      #expect(cut.records == whole.records, "\(segmentBytes)")
+      #expect(result.stats == wholeResult.stats, "\(segmentBytes)")
+      #expect(result.outputBytes == wholeResult.outputBytes)
+    }
+  }
+
+  /// A run that stops (stdout closed) while a worker waits for the writer to take its segment
+  /// ends: the worker is released and the run returns.
+  @Test func aStoppedRunReleasesAWorkerWaitingWithASegment() {
+    final class ClosingSink: RecordSink, @unchecked Sendable {
+      // Unchecked: called from the writer only.
+      var calls = 0
+      func consume(_ output: borrowing ChunkOutput) throws {
+        calls += 1
+        if calls == 3 { throw SinkError.closedOutput }
+      }
+      func finish(stats: RunStats, seconds: Double, inputBytes: Int) throws {}
+    }
+    var options = TranscodeOptions()
+    options.segmentBytes = 1
+    let storage = Self.lines.map { Array($0.utf8) }
+    let batches = stride(from: 0, to: storage.count, by: 7).map {
+      IndexedLinesTests.Lines(storage: Array(storage[$0..<min($0 + 7, storage.count)]))
+    }
+    let next = OneThreadPipelineTests.Counter()
+    let sink = ClosingSink()
+    let result = Pipeline(threads: 2, cores: 2).run(
+      options: options, directory: Self.groups, sink: sink
+    ) {
+      let index = next.increment()
+      return index < batches.count ? .lines(batches[index]) : nil
+    }
+    #expect(result.closedOutput)
+    #expect(sink.calls == 3)
+  }
+}
