@@ -19,21 +19,8 @@ import Glibc
 /// vendor folders, never through a symbolic link inside `DIR`; and the run holds `OutputLock`
 /// on `DIR` from before its first change until the manifest is written.
 package final class BatchSink: RecordSink, @unchecked Sendable {
-  // Safe because the writer thread owns everything except `entries`/`failure`, which the
-  // compression jobs update under `lock`.
-
-  /// One manifest entry.
-  struct Entry {
-    var vendor: VendorID
-    var index: Int
-    var file: String
-    var records: Int
-    var bytes: Int
-    var fileBytes: Int
-    var crc32: UInt32
-    var first: (SourceName, Int)
-    var last: (SourceName, Int)
-  }
+  // Safe because the writer thread owns everything except `failure`, which the compression
+  // jobs update under `lock`, and `manifest`, which has a lock of its own.
 
   /// The open batch of one vendor (its records are in `openBytes`).
   struct OpenBatch {
@@ -75,7 +62,8 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
   private let rejectsCopy: BufferedFile?
   private var rejectRecords = 0
   private let lock = Lock()
-  private var entries: [Entry] = []
+  /// The written batches' manifest entries, on disk until the manifest is written.
+  private let manifest: ManifestEntries
   private var failure: String? = nil
   /// Batch contents and compressed files, recycled once a job has written its file: a batch
   /// buffer that grew from nothing by doubling would fault in fresh pages and copy its bytes
@@ -134,6 +122,7 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
     }
     // Before anything in the directory changes: a second run stops here.
     outputLock = try OutputLock(on: root)
+    manifest = ManifestEntries(root: root)
     var replaced: ReplacedBatches? = nil
     if existed {
       let listed = PreviousManifest.batchFiles(in: root)
@@ -325,15 +314,12 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
         // Flushed here, in the jobs that run beside the writer, before the final name exists.
         try target.file.close(syncingData: sync)
         try rename(target.name, in: target.folder, to: folder, name)
-        let entry = Entry(
-          vendor: vendor, index: index, file: vendor.name + "/" + name, records: records,
-          bytes: content.writer.count,
-          fileBytes: compressed?.count ?? content.writer.count, crc32: crc,
-          first: first,
-          last: last)
-        lock.lock()
-        entries.append(entry)
-        lock.unlock()
+        try manifest.add(
+          vendor: vendor, index: index,
+          json: Self.entryJSON(
+            file: vendor.name + "/" + name, vendor: vendor, records: records,
+            bytes: content.writer.count, fileBytes: compressed?.count ?? content.writer.count,
+            crc32: crc, first: first, last: last))
       } catch {
         lock.lock()
         if failure == nil { failure = SinkError.describe(error) }
@@ -352,36 +338,45 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
     }
   }
 
+  /// A batch's manifest entry (SPEC 6.8), as JSON text.
+  private static func entryJSON(
+    file: String, vendor: VendorID, records: Int, bytes: Int, fileBytes: Int, crc32: UInt32,
+    first: (SourceName, Int), last: (SourceName, Int)
+  ) -> [UInt8] {
+    var writer = JSONWriter(capacity: 512)
+    writer.raw("{\"vendor\":\"")
+    writer.raw(vendor.staticName)
+    writer.raw("\",\"file\":")
+    writer.string(decoded: Array(file.utf8))
+    writer.raw(",\"records\":")
+    writer.integer(records)
+    writer.raw(",\"bytes\":")
+    writer.integer(bytes)
+    writer.raw(",\"file_bytes\":")
+    writer.integer(fileBytes)
+    writer.raw(",\"crc32\":\"")
+    writer.raw(utf8: CRC32.hex(crc32))
+    writer.raw("\",\"first\":{\"source\":")
+    writer.raw(first.0.jsonString)
+    writer.raw(",\"line\":")
+    writer.integer(first.1)
+    writer.raw("},\"last\":{\"source\":")
+    writer.raw(last.0.jsonString)
+    writer.raw(",\"line\":")
+    writer.integer(last.1)
+    writer.raw("}}")
+    return writer.bytes
+  }
+
   private func writeManifest(stats: RunStats, seconds: Double, inputBytes: Int) throws {
-    let sorted = entries.sorted { ($0.vendor, $0.index) < ($1.vendor, $1.index) }
+    let file = try Self.createFile(".manifest.json.tmp", in: root)
     var writer = JSONWriter()
     writer.raw("{\"version\":1,\"complete\":true,\"options\":")
     writer.raw(optionsJSON)
     writer.raw(",\"batches\":[")
-    for (position, entry) in sorted.enumerated() {
-      if position > 0 { writer.byte(ASCII.comma) }
-      writer.raw("{\"vendor\":\"")
-      writer.raw(entry.vendor.staticName)
-      writer.raw("\",\"file\":")
-      writer.string(decoded: Array(entry.file.utf8))
-      writer.raw(",\"records\":")
-      writer.integer(entry.records)
-      writer.raw(",\"bytes\":")
-      writer.integer(entry.bytes)
-      writer.raw(",\"file_bytes\":")
-      writer.integer(entry.fileBytes)
-      writer.raw(",\"crc32\":\"")
-      writer.raw(utf8: CRC32.hex(entry.crc32))
-      writer.raw("\",\"first\":{\"source\":")
-      writer.raw(entry.first.0.jsonString)
-      writer.raw(",\"line\":")
-      writer.integer(entry.first.1)
-      writer.raw("},\"last\":{\"source\":")
-      writer.raw(entry.last.0.jsonString)
-      writer.raw(",\"line\":")
-      writer.integer(entry.last.1)
-      writer.raw("}}")
-    }
+    try file.write(writer.buffer)
+    try manifest.writeBatches(to: file)
+    writer.removeAll()
     writer.raw("],\"rejects\":{\"file\":\"rejects.ndjson\",\"records\":")
     writer.integer(rejectRecords)
     writer.raw("},\"stats\":")
@@ -392,8 +387,7 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
     let rate = seconds > 0 ? Double(inputBytes) / 1e6 / seconds : 0
     writer.raw(utf8: String(cFormat: "%.1f", rate))
     writer.raw("}}\n")
-    let file = try Self.createFile(".manifest.json.tmp", in: root)
-    try file.write(writer.bytes)
+    try file.write(writer.buffer)
     try file.close(syncingData: sync)
     try rename(".manifest.json.tmp", in: root, to: root, "manifest.json")
     if sync { try Self.sync(root) }

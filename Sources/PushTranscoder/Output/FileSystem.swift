@@ -164,17 +164,19 @@ final class DirectoryHandle: @unchecked Sendable {
     return try DirectoryHandle(in: self, name: name)
   }
 
-  /// Creates a new, empty regular file `name` and opens it for writing; the caller takes over
-  /// the descriptor. Whatever had that name (a file, a symbolic link, a hard link to a file
-  /// elsewhere) is unlinked first, never written through: `O_EXCL` creates a new inode or fails.
-  func createFile(_ name: String) throws(Errno) -> Int32 {
+  /// Creates a new, empty regular file `name` and opens it for writing (and reading, when
+  /// `readable`); the caller takes over the descriptor. Whatever had that name (a file, a
+  /// symbolic link, a hard link to a file elsewhere) is unlinked first, never written through:
+  /// `O_EXCL` creates a new inode or fails.
+  func createFile(_ name: String, readable: Bool = false) throws(Errno) -> Int32 {
     let options: FileDescriptor.OpenOptions = [.create, .exclusiveCreate, .noFollow, .closeOnExec]
     let permissions: FilePermissions = [.ownerReadWrite, .groupRead, .otherRead]
+    let mode: FileDescriptor.AccessMode = readable ? .readWrite : .writeOnly
     do {
-      return try open(name, .writeOnly, options: options, permissions: permissions).rawValue
+      return try open(name, mode, options: options, permissions: permissions).rawValue
     } catch .fileExists {
       try removeEntry(name)
-      return try open(name, .writeOnly, options: options, permissions: permissions).rawValue
+      return try open(name, mode, options: options, permissions: permissions).rawValue
     }
   }
 
