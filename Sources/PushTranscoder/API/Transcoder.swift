@@ -107,7 +107,7 @@ public final class Transcoder {
       // Safe because `start ..< end` lies within the written bytes (`end` stops at a newline).
       let record = UnsafeBufferPointer(rebasing: written[start..<end])
       let kind: TranscodedRecord.Kind
-      if refIndex < output.refs.count, Int(output.refs[refIndex].end) == end + 1,
+      if refIndex < output.refs.count, output.refs[refIndex].end == end + 1,
         let id = VendorID(rawValue: Int(output.refs[refIndex].vendor))
       {
         kind = .payload(Vendor(id))

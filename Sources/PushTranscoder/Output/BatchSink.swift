@@ -182,18 +182,18 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
       {
         last += 1
       }
-      let end = Int(refs[last].end)
+      let end = refs[last].end
       if open[vendor].records == 0 {
         openBytes[vendor].writer = buffers.take(
           minimumCapacity: lastBatchBytes[vendor] + end - start)
-        open[vendor].first = (output.source, Int(refs[index].line))
+        open[vendor].first = (output.source, refs[index].line)
       }
       // In place: no copy of the open batch (its writer, its source names) per record.
       // Safe because each ref's `end` is `main.count` right after its record (refs past a
       // truncation are dropped), so the ascending `start ..< end` lies within `bytes`.
       openBytes[vendor].writer.raw(UnsafeBufferPointer(rebasing: bytes[start..<end]))
       open[vendor].records += last - index + 1
-      open[vendor].lastLine = Int(refs[last].line)
+      open[vendor].lastLine = refs[last].line
       touched |= 1 << vendor
       start = end
       index = last + 1

@@ -29,8 +29,9 @@ struct LineRecords: VendorRecordVisitor {
   let head: RecordHead.Parts
   let settings: Settings
   /// Takes the records written so far when a message's records pass `settings.segmentBytes`
-  /// (nil: they stay until the chunk is done). Not retained: the line processor holds it for
-  /// longer than this value lives (one line).
+  /// (nil: they stay until the chunk is done).
+  // Safe because the line processor that makes this value for one line holds a strong
+  // reference for its whole life; not retaining it saves a retain and release per line.
   unowned(unsafe) let segments: (any OutputSegments)?
   /// Recipients, or groups, of the message.
   let targets: Int
@@ -239,7 +240,7 @@ struct LineRecords: VendorRecordVisitor {
     into output: inout ChunkOutput
   ) -> RejectReason {
     output.main.truncate(to: vendorStart)
-    while let last = output.refs.last, Int(last.end) > vendorStart { output.refs.removeLast() }
+    while let last = output.refs.last, last.end > vendorStart { output.refs.removeLast() }
     let reason = RejectReason(refusal.reason)
     output.stats.vendorRejects[vendor.rawValue][reason.rawValue] += 1
     if reason == .overBudget { output.stats.overBudget[vendor.rawValue] += 1 }
