@@ -17,12 +17,12 @@ package enum WorkItem: Sendable {
 /// A batch of lines with each line's bounds, number and 64-bit FNV-1a hash (for the vendors
 /// that read it, `PushVendor.hashesLines`), hashed four lines at a time.
 ///
-/// Where it is built depends on the cores (`Pipeline.init`): when the workers leave a core free
-/// (`--threads 2` on four cores), the pipeline's reader thread, which otherwise waits on
-/// `read(2)` most of the time, builds it, and the hashing is off the workers' path. When every
-/// core runs a worker, each worker builds it for its own batch: the CPU is the same, and hashing
-/// on the reader would delay the batches behind each chunk. With `--threads 1` the one thread
-/// builds it, batch by batch.
+/// Built only when the workers leave a core free (`--threads 2` on four cores; `Pipeline.init`):
+/// the pipeline's reader thread, which otherwise waits on `read(2)` most of the time, builds it,
+/// and the hashing is off the workers' path. When every core runs a worker (and with
+/// `--threads 1`), each worker hashes its own batch's lines a window at a time as it processes
+/// them (`LineWindow`): the CPU is the same, hashing on the reader would delay the batches behind
+/// each chunk, and a window takes fixed memory where this index takes 32 bytes a line.
 package final class IndexedLineBatch: @unchecked Sendable {
   // Safe because the arrays are written only in `init`, before the object is shared, and the
   // line pointers point into `batch`, which this object keeps alive.

@@ -16,20 +16,39 @@ final class Worker: @unchecked Sendable {
   /// True when lines need their hashes (see `LineProcessor.wantsLineHashes`).
   var wantsLineHashes: Bool { processor.wantsLineHashes }
 
+  // Safe because only blocks on `queue` (serial) touch it, like `processor`.
+  /// The lines of a batch waiting to be hashed and processed.
+  @exclusivity(unchecked) private var window = LineWindow()
+
+  /// Hashes the lines in `window`, processes them in order, and empties it.
+  private func processWindow(into output: inout ChunkOutput) {
+    window.hash()
+    for index in 0..<window.count {
+      processor.process(
+        line: window.lines[index], number: window.numbers[index], lineHash: window.hashes[index],
+        into: &output)
+    }
+    window.count = 0
+  }
+
   func process(_ item: WorkItem, sequence: Int) -> ChunkOutput {
     switch item {
     case .lines(let batch):
-      if processor.wantsLineHashes {
-        // Every core runs a worker, so the reader left the hashing to the workers
-        // (`IndexedLineBatch`).
-        return process(item.indexed(), sequence: sequence)
-      }
       var output = ChunkOutput(
         sequence: sequence, source: batch.source,
         expectedBytes: processor.expectedOutputBytes(input: batch.byteCount))
       output.inputBytes = batch.byteCount
-      batch.forEachLine { line, number in
-        processor.process(line: line, number: number, into: &output)
+      if processor.wantsLineHashes {
+        // Every core runs a worker, so the reader left the hashing to the workers: a window of
+        // lines at a time, hashed side by side, then processed.
+        batch.forEachLine { line, number in
+          if window.add(line, number) { processWindow(into: &output) }
+        }
+        processWindow(into: &output)
+      } else {
+        batch.forEachLine { line, number in
+          processor.process(line: line, number: number, into: &output)
+        }
       }
       return output
     case .indexed(let indexed):
@@ -51,6 +70,39 @@ final class Worker: @unchecked Sendable {
           prefix: $0, totalLength: totalLength, number: line, into: &output)
       }
       return output
+    }
+  }
+}
+
+/// Up to `capacity` lines of a batch with their numbers, hashed together (`FNV1a.hashes` keeps
+/// four lanes busy across a window's lines): memory of a fixed size per worker, where indexing a
+/// whole batch first (`IndexedLineBatch`) took 32 bytes a line, allocated per batch (a batch of
+/// blank lines spent its time in page faults).
+struct LineWindow {
+  static let capacity = 128
+  var lines = [UnsafeBufferPointer<UInt8>](
+    repeating: UnsafeBufferPointer(start: nil, count: 0), count: capacity)
+  var numbers = [Int](repeating: 0, count: capacity)
+  var hashes = [UInt64](repeating: 0, count: capacity)
+  var count = 0
+
+  /// Adds a line; true when the window is full.
+  mutating func add(_ line: UnsafeBufferPointer<UInt8>, _ number: Int) -> Bool {
+    lines[count] = line
+    numbers[count] = number
+    count += 1
+    return count == Self.capacity
+  }
+
+  /// Hashes the window's lines into `hashes`.
+  mutating func hash() {
+    guard count > 0 else { return }
+    // Safe because `hashes` has `capacity` slots, at least `count`, and the buffers live for the
+    // call.
+    lines.withUnsafeBufferPointer { lines in
+      hashes.withUnsafeMutableBufferPointer {
+        FNV1a.hashes(UnsafeBufferPointer(rebasing: lines[..<count]), into: $0.baseAddress!)
+      }
     }
   }
 }

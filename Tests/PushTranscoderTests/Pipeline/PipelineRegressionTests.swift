@@ -181,6 +181,38 @@ import Testing
     #expect(fromIndex.inputBytes == batch.byteCount)
     #expect(byLine.stats.records[VendorID.vivo.rawValue] == 4)
   }
+
+  /// A worker hashes a batch's lines a window at a time (`LineWindow`), not all of them first:
+  /// full windows, a window ending on the batch's last line, and a partial last window render
+  /// what line-by-line processing with each line's own hash renders.
+  @Test(arguments: [LineWindow.capacity * 3, LineWindow.capacity * 3 + 5])
+  func windowsOfLinesRenderLineByLineBytes(lineCount: Int) {
+    let batch = Lines(
+      storage: (0..<lineCount).map { index in
+        let text = String(repeating: "w", count: index % 37)
+        return Array(
+          (index % 5 == 2
+            ? ""
+            : #"{"From_Account":"a","To_Account":"b\#(index)","MsgBody":[{"MsgType":"TIMTextElem","MsgContent":{"Text":"hi \#(text)"}}]}"#)
+            .utf8)
+      })
+    let options = TranscodeOptions()
+    let worker = Worker(
+      queue: DispatchQueue(label: "test"),
+      processor: LineProcessor(options: options, directory: NameDirectory()))
+    let windowed = worker.process(.lines(batch), sequence: 0)
+    var processor = LineProcessor(options: options, directory: NameDirectory())
+    var byLine = ChunkOutput(sequence: 0, source: batch.source)
+    batch.forEachLine { line, number in
+      processor.process(line: line, number: number, lineHash: FNV1a.hash(line), into: &byLine)
+    }
+    #expect(Array(windowed.main.bytes) == Array(byLine.main.bytes))
+    #expect(windowed.stats == byLine.stats)
+    #expect(byLine.stats.blank == (0..<lineCount).filter { $0 % 5 == 2 }.count)
+    // A second batch on the same worker starts from an empty window.
+    let again = worker.process(.lines(batch), sequence: 1)
+    #expect(Array(again.main.bytes) == Array(byLine.main.bytes))
+  }
 }
 
 /// `--threads 1` runs on the calling thread: the reader (`nextItem`) and the sink are called on
