@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 
 /// The manifest's batch entries (SPEC 6.8), kept in files as the batches are written, not in
 /// memory until the run ends.
@@ -26,38 +27,34 @@ final class ManifestEntries: @unchecked Sendable {
   private(set) var mostWaiting = 0
   private var waitingCount = 0
 
-  /// One vendor's entries on disk: written through a buffer, read back from the start.
+  /// One vendor's entries on disk: written through a buffer (a `BufferedFile` writes them),
+  /// read back from the start through a second descriptor of the same file.
   private final class SpillFile {
-    let fd: Int32
-    let path: String
-    var buffer: [UInt8] = []
+    let file: BufferedFile
+    let readFD: Int32
+    var buffer = JSONWriter(capacity: 1 << 16)
     var size = 0
 
-    init(fd: Int32, path: String) {
-      self.fd = fd
-      self.path = path
-      buffer.reserveCapacity(Self.bufferBytes)
+    init(file: BufferedFile, readFD: Int32) {
+      self.file = file
+      self.readFD = readFD
     }
 
-    static let bufferBytes = 1 << 16
-
-    func append(_ bytes: [UInt8]) throws {
-      buffer += bytes
-      if buffer.count >= Self.bufferBytes { try flush() }
+    func append(_ json: [UInt8], separated: Bool) throws {
+      if separated { buffer.byte(ASCII.comma) }
+      // Safe because `json` is a live array for the duration of the call.
+      json.withUnsafeBufferPointer { buffer.raw($0) }
+      if buffer.count >= 1 << 16 { try flush() }
     }
 
     func flush() throws {
       guard !buffer.isEmpty else { return }
-      // Safe because `buffer` is a live array for the duration of the call.
-      let failed = buffer.withUnsafeBufferPointer { FileDescriptorWriter.writeAll(fd, $0) }
-      if let failed {
-        throw SinkError.io("cannot write \(path): \(String(cString: strerror(failed)))")
-      }
+      try file.write(buffer.buffer)
       size += buffer.count
-      buffer.removeAll(keepingCapacity: true)
+      buffer.removeAll()
     }
 
-    deinit { _ = Glibc.close(fd) }
+    deinit { _ = Glibc.close(readFD) }
   }
 
   /// Entries whose files go in `root`.
@@ -88,14 +85,17 @@ final class ManifestEntries: @unchecked Sendable {
       let path = root.path + "/" + name
       do {
         let fd = try root.createFile(name, readable: true)
-        files[slot] = SpillFile(fd: fd, path: path)
+        let file = BufferedFile(descriptor: fd, path: path, oldSize: 0)
         try root.removeEntry(name)
+        let readFD = dup(fd)
+        guard readFD >= 0 else { throw Errno(rawValue: errno) }
+        files[slot] = SpillFile(file: file, readFD: readFD)
       } catch {
         throw SinkError.io("cannot create \(path): \(error)")
       }
     }
     // Entries after the first of a file start with the comma that separates them.
-    try files[slot]!.append(nextIndex[slot] == 1 ? json : [ASCII.comma] + json)
+    try files[slot]!.append(json, separated: nextIndex[slot] > 1)
     nextIndex[slot] += 1
   }
 
@@ -116,10 +116,11 @@ final class ManifestEntries: @unchecked Sendable {
         let count = try piece.withUnsafeMutableBytes { buffer -> Int in
           // Safe because `buffer` is the array's storage, `buffer.count` bytes long.
           let read = pread(
-            spill.fd, buffer.baseAddress, min(buffer.count, spill.size - offset), off_t(offset))
+            spill.readFD, buffer.baseAddress, min(buffer.count, spill.size - offset),
+            off_t(offset))
           guard read > 0 else {
             let reason = read < 0 ? String(cString: strerror(errno)) : "unexpected end of file"
-            throw SinkError.io("cannot read \(spill.path): \(reason)")
+            throw SinkError.io("cannot read \(spill.file.path): \(reason)")
           }
           return read
         }
