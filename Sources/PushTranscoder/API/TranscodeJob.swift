@@ -80,10 +80,14 @@ public struct TranscodeJob: Sendable {
   }
 
   /// Runs the job to the end. Throws `TranscodeError.invalidOption` before anything is read
-  /// or written when an option is out of range, and `TranscodeError.fatal` when the run
+  /// or written when an option is out of range or an output would overwrite an input, another
+  /// output or a file of the output directory (`rejectsPath: "in.ndjson"`), and `TranscodeError.fatal` when the run
   /// stopped on I/O, a corrupt compressed input or an existing output directory.
   public func run() throws(TranscodeError) -> Result {
     let report = Runner.execute(try configuration())
+    if report.status == ExitStatus.usage {
+      throw .invalidOption(report.error ?? "an output would overwrite an input")
+    }
     if report.status == ExitStatus.fatal {
       throw .fatal(report.error ?? "the run stopped")
     }

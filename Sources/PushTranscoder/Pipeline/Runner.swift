@@ -59,7 +59,8 @@ package enum ExitStatus {
   package static let fatal: Int32 = 1
   /// Done, but more lines were rejected than `--max-rejects` allows (`validate`: any).
   package static let tooManyRejects: Int32 = 3
-  /// Bad usage: unknown options, ids or out-of-range values.
+  /// Bad usage: unknown options, ids or out-of-range values, or an output that would overwrite
+  /// an input (`OutputOverlap`).
   package static let usage: Int32 = 64
 }
 
@@ -70,7 +71,8 @@ package struct RunOutcome: Sendable {
   /// The run's counts (the directory's included); nil when the run stopped before its inputs
   /// were read, or when stdout was closed early.
   package var stats: RunStats? = nil
-  /// The fatal error, phrased for people, as the summary on stderr names it.
+  /// The fatal error (or, with status 64, the usage error), phrased for people, as stderr
+  /// names it.
   package var error: String? = nil
 }
 
@@ -85,6 +87,10 @@ package enum Runner {
   /// `run`, reporting the stats and the fatal error beside the exit status (the library's
   /// `TranscodeJob`).
   package static func execute(_ configuration: RunConfiguration) -> RunOutcome {
+    if let problem = OutputOverlap.problem(in: configuration) {
+      FileDescriptorWriter.writeAll(2, Array("push-transcode: \(problem)\n".utf8))
+      return RunOutcome(status: ExitStatus.usage, error: problem)
+    }
     var configuration = configuration
     let batchMode = configuration.output != "-" && !configuration.options.validateOnly
     // Batch mode routes records by `RecordRef`, which covers payload records only, so its
