@@ -14,6 +14,10 @@ struct PushTranscode: ParsableCommand {
   /// Runs the command; usage errors print one line and exit 64 (SPEC 6.7).
   static func main() {
     ProcessSettings.apply()
+    if let problem = ArgumentEncoding.problem() {
+      FileDescriptorWriter.writeAll(2, Array("push-transcode: \(problem)\n".utf8))
+      Glibc.exit(64)
+    }
     // `--version` is answered here, not through the parser's configuration, so the build id
     // (a hash of the executable) is computed only when asked for.
     if CommandLine.arguments.dropFirst().contains("--version") {

@@ -116,6 +116,31 @@ extension CLITests {
       #expect(result.stderrText.contains("No such file"))
     }
 
+    /// Swift reads arguments as UTF-8 strings, replacing other bytes with U+FFFD: a file named
+    /// in Latin-1 was looked for under another name ("No such file or directory" for a file
+    /// that is there). Such an argument is bad usage naming it; stdin reads the file.
+    @Test func anArgumentThatIsNotUTF8IsBadUsageNamingIt() throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let sample = CLI.packageRoot.appendingPathComponent("Corpus/sample.ndjson").path
+      let named = try CLI.sh(
+        "cp '\(sample)' \"$(printf 'caf\\351.ndjson')\" && exec \"$BIN\" \"$(printf 'caf\\351.ndjson')\" -o -",
+        in: dir.url)
+      #expect(named.status == 64, "\(named.stderrText)")
+      #expect(named.stdout.isEmpty)
+      #expect(CLI.lines(named.stderrText).count == 1, "\(named.stderrText)")
+      #expect(named.stderrText.contains("argument 1 is not UTF-8 (\"caf\u{FFFD}.ndjson\""))
+      #expect(named.stderrText.contains("push-transcode - < FILE"))
+      let piped = try CLI.sh(
+        "exec \"$BIN\" - --vendors apns < \"$(printf 'caf\\351.ndjson')\"", in: dir.url)
+      #expect(piped.status == 0, "\(piped.stderrText)")
+      #expect(piped.stdoutLines.count == 16)  // 14 apns records, 2 rejects
+      #expect(piped.stdoutText.hasPrefix("{\"source\":\"-\",\"line\":1,"))
+      let title = try CLI.sh("exec \"$BIN\" --default-title \"$(printf 'T\\351')\" -", in: dir.url)
+      #expect(title.status == 64)
+      #expect(title.stderrText.contains("argument 2 is not UTF-8"), "\(title.stderrText)")
+    }
+
     @Test func existingOutputDirectoryWithoutForceExits1() throws {
       let dir = try TemporaryDirectory()
       defer { dir.remove() }
