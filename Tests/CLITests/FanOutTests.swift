@@ -66,5 +66,28 @@ extension CLITests {
           "\(smallBatches) \(largeBatches), \(threads) threads")
       }
     }
+
+    /// One batch for the whole run (`--batch-records` above its record count) is written as it
+    /// grows (`SpilledBatch`), not held whole: here 30,000 records, some 120 MB, in one file.
+    @Test(arguments: ["none", "lz4", "gzip"])
+    func memoryDoesNotGrowWithTheSizeOfABatch(compress: String) throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      try dir.write("line.ndjson", Data(Self.line(recipients: 30_000).utf8))
+      let common = [
+        dir.file("line.ndjson"), "--vendors", "apns", "--compress", compress, "--level", "1",
+        "--threads", "2", "--no-sync", "-o",
+      ]
+      let batches = try Self.peak(common + [dir.file("batches"), "--batch-records", "1000"])
+      let whole = try Self.peak(common + [dir.file("whole"), "--batch-records", "100000000"])
+      #expect(batches.status == 0 && whole.status == 0)
+      let manifest =
+        try JSONSerialization.jsonObject(with: dir.read("whole/manifest.json")) as? [String: Any]
+      let entries = manifest?["batches"] as? [[String: Any]] ?? []
+      #expect(entries.count == 1)
+      #expect(entries.first?["records"] as? Int == 30_000)
+      #expect((entries.first?["bytes"] as? Int ?? 0) > 100_000_000)
+      #expect(whole.megabytes - batches.megabytes < 50, "\(batches) \(whole)")
+    }
   }
 }

@@ -5,6 +5,11 @@ import Glibc
 /// `batchRecords` records, compressed in parallel, each written under a temporary name and
 /// renamed when complete; `DIR/rejects.ndjson`; `DIR/manifest.json` last.
 ///
+/// A batch is compressed and written in one call when it is complete. One whose content passes
+/// `pieceBytes` first (large `--batch-records`) is written as it grows instead, a piece at a
+/// time, by its vendor's serial queue (`SpilledBatch`): memory holds at most a piece per vendor
+/// and the pieces in flight, whatever the batch size.
+///
 /// Invariant: a file under a final `batch-*` name is always complete, and `manifest.json`
 /// exists only when every batch it lists is; a directory without a manifest is an incomplete run.
 ///
@@ -49,6 +54,20 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
   /// The level in effect (`OutputCompression.level(given:)`); unused without compression.
   private let level: Int
   private let batchRecords: Int
+  /// The content size past which an open batch is written out as a piece (`SpilledBatch`).
+  private let pieceBytes: Int
+  /// The default `pieceBytes`: above the batches of the default `--batch-records` (some 400 KB
+  /// of records, 4.3 MB at most), which stay one-call files.
+  package static let defaultPieceBytes = 4 << 20
+  // Safe because only the writer thread (`consume`, `writePiece`, `submit`) reads and writes
+  // it; the jobs get the batch object.
+  /// Each vendor's open batch, once it has been written out in pieces.
+  @exclusivity(unchecked) private var spilled: [SpilledBatch?] = Array(
+    repeating: nil, count: VendorID.allCases.count)
+  /// One serial queue per vendor: a spilled batch's pieces are written in order.
+  private let pieceQueues: [DispatchQueue] = VendorID.allCases.map {
+    DispatchQueue(label: "push-transcode.pieces.\($0.name)")
+  }
   private let optionsJSON: [UInt8]
   // Safe because only the writer thread (`consume`, `finish`) touches the open batches.
   @exclusivity(unchecked) private var open: [OpenBatch] = Array(
@@ -91,9 +110,11 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
   /// `DIR/rejects.ndjson`. `sync: false` (`--no-sync`) skips every flush to stable storage.
   package init(
     directory: String, force: Bool, compression: OutputCompression, level: Int?, batchRecords: Int,
-    threads: Int, optionsJSON: [UInt8], rejectsPath: String? = nil, sync: Bool = true
+    threads: Int, optionsJSON: [UInt8], rejectsPath: String? = nil, sync: Bool = true,
+    pieceBytes: Int = BatchSink.defaultPieceBytes
   ) throws {
     self.directory = directory
+    self.pieceBytes = max(1, pieceBytes)
     self.sync = sync
     self.compression = compression
     self.level = compression.level(given: level) ?? 0
@@ -177,8 +198,12 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
     while index < refs.count {
       let vendor = Int(refs[index].vendor)
       let room = batchRecords - open[vendor].records
+      // A run also ends once it fills the batch's piece: a segment of 16 MiB of one vendor's
+      // records would otherwise make a piece of 16 MiB.
+      let pieceEnd = start + pieceBytes - openBytes[vendor].writer.count
       var last = index
       while last + 1 < refs.count && last + 1 - index < room && Int(refs[last + 1].vendor) == vendor
+        && refs[last].end < pieceEnd
       {
         last += 1
       }
@@ -201,6 +226,8 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
         open[vendor].lastSource = output.source
         touched &= ~(1 << vendor)
         try submit(VendorID(rawValue: vendor)!)
+      } else if openBytes[vendor].writer.count >= pieceBytes {
+        try writePiece(VendorID(rawValue: vendor)!)
       }
     }
     for vendor in VendorID.allCases where touched & (1 << vendor.rawValue) != 0 {
@@ -249,21 +276,89 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
     if let failure { throw SinkError.io(failure) }
   }
 
-  /// Hands the vendor's open batch to a compression job.
+  /// The vendor's folder, created by its first batch.
+  private func folder(of vendor: VendorID) throws -> DirectoryHandle {
+    if let folder = folders[vendor.rawValue] { return folder }
+    // A symbolic link or a file of this name is refused, not followed (`--force` has moved
+    // or removed whatever was there).
+    do {
+      let folder = try root.makeDirectory(vendor.name)
+      folders[vendor.rawValue] = folder
+      return folder
+    } catch {
+      throw SinkError.io("cannot create \(directory)/\(vendor.name): \(error)")
+    }
+  }
+
+  /// The final name of the vendor's batch number `index`.
+  private func batchName(_ index: Int) -> String {
+    String(cFormat: "batch-%06ld.ndjson", index) + compression.fileSuffix
+  }
+
+  /// A new file for batch `name`: a replaced run's file in `.replaced/` (`--force`), else a
+  /// temporary name in `folder`; renamed to `name` once complete.
+  private func target(for vendor: VendorID, _ name: String, in folder: DirectoryHandle) throws
+    -> (file: BufferedFile, folder: DirectoryHandle, name: String)
+  {
+    try replaced?.take(vendor: vendor.name, name: name)
+      ?? (Self.createFile("." + name + ".tmp", in: folder), folder, "." + name + ".tmp")
+  }
+
+  /// Runs `job` on `queue` (on the writer thread with one thread) holding one of the job slots;
+  /// its error becomes the run's failure, which the writer reports (`checkFailure`).
+  private func schedule(on queue: DispatchQueue, _ job: @escaping @Sendable () throws -> Void) {
+    jobSlots.wait()
+    jobs.enter()
+    let run: @Sendable () -> Void = { [self] in
+      defer {
+        jobSlots.signal()
+        jobs.leave()
+      }
+      do { try job() } catch {
+        lock.lock()
+        if failure == nil { failure = SinkError.describe(error) }
+        lock.unlock()
+      }
+    }
+    if inline { run() } else { queue.async(execute: run) }
+  }
+
+  /// Writes the vendor's open batch so far to its file, which stays open for the rest.
+  private func writePiece(_ vendor: VendorID) throws {
+    let piece = WriterBox(openBytes[vendor.rawValue].take())
+    // A new buffer, not one from the pool: a piece buffer's written pages would stay resident
+    // in the pool.
+    openBytes[vendor.rawValue].writer = JSONWriter(capacity: pieceBytes + pieceBytes / 2)
+    let batch: SpilledBatch
+    if let open = spilled[vendor.rawValue] {
+      batch = open
+    } else {
+      batch = try SpilledBatch(compression: compression, level: level)
+      spilled[vendor.rawValue] = batch
+      let folder = try folder(of: vendor)
+      let name = batchName(open[vendor.rawValue].nextIndex)
+      schedule(on: pieceQueues[vendor.rawValue]) { [self] in
+        batch.target = try target(for: vendor, name, in: folder)
+      }
+    }
+    schedule(on: pieceQueues[vendor.rawValue]) {
+      defer { _ = piece.take() }
+      // Without a file (its creation failed, and the run has failed with it) there is nothing
+      // to write to.
+      guard let target = batch.target else { return }
+      try batch.write(piece.writer.buffer, to: target.file)
+    }
+  }
+
+  /// Hands the vendor's open batch to a compression job (or, for a batch written in pieces,
+  /// its last piece to the vendor's queue).
   private func submit(_ vendor: VendorID) throws {
     let batch = open[vendor.rawValue]
     let index = batch.nextIndex
     open[vendor.rawValue] = OpenBatch(nextIndex: index + 1)
-    if folders[vendor.rawValue] == nil {
-      // A symbolic link or a file of this name is refused, not followed (`--force` has moved
-      // or removed whatever was there).
-      do { folders[vendor.rawValue] = try root.makeDirectory(vendor.name) } catch {
-        throw SinkError.io("cannot create \(directory)/\(vendor.name): \(error)")
-      }
-    }
-    let folder = folders[vendor.rawValue]!
+    let folder = try folder(of: vendor)
     let sync = self.sync
-    let name = String(cFormat: "batch-%06ld.ndjson", index) + compression.fileSuffix
+    let name = batchName(index)
     let compression = self.compression
     let level = self.level
     let first = batch.first!
@@ -271,62 +366,66 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
     let records = batch.records
     // Moved into a box of its own for the job; the vendor's box keeps an empty writer.
     let content = WriterBox(openBytes[vendor.rawValue].take())
-    lastBatchBytes[vendor.rawValue] = content.writer.count
-    jobSlots.wait()
-    jobs.enter()
-    let job: @Sendable () -> Void = { [self] in
-      defer {
-        jobSlots.signal()
-        jobs.leave()
-      }
-      do {
-        let crc: UInt32
-        var compressed: JSONWriter? = nil
-        switch compression {
-        case .none:
-          crc = CRC32.checksum(content.writer.buffer)
-        case .gzip:
-          // The CRC-32 of the gzip trailer is the manifest's: no second pass.
-          var file = buffers.take(minimumCapacity: content.writer.count / 2)
-          let compressor =
-            gzipCompressors.take() ?? GzipFileCompressor(level: level)
-          crc = compressor.compress(content.writer.buffer, into: &file)
-          gzipCompressors.put(compressor)
-          compressed = .some(file)
-        case .lz4:
-          crc = CRC32.checksum(content.writer.buffer)
-          var file = buffers.take(minimumCapacity: content.writer.count / 2)
-          // No frame checksum: the manifest's CRC-32 covers the same bytes (docs/DECISIONS.md).
-          LZ4FrameCompressor.compress(
-            content.writer.buffer, level: level, contentChecksum: false, into: &file)
-          compressed = .some(file)
-        }
-        defer {
-          buffers.recycle(content.take())
-          if let file = compressed.take() { buffers.recycle(file) }
-        }
-        // Written under a name that is not final (a replaced run's file in `.replaced/`, or
-        // a temporary name), complete before it is renamed to its final name.
-        let target =
-          try replaced?.take(vendor: vendor.name, name: name)
-          ?? (Self.createFile("." + name + ".tmp", in: folder), folder, "." + name + ".tmp")
-        try target.file.write(compressed?.buffer ?? content.writer.buffer)
-        // Flushed here, in the jobs that run beside the writer, before the final name exists.
+    if let pieces = spilled[vendor.rawValue] {
+      spilled[vendor.rawValue] = nil
+      lastBatchBytes[vendor.rawValue] = pieceBytes
+      schedule(on: pieceQueues[vendor.rawValue]) { [self] in
+        defer { _ = content.take() }
+        guard let target = pieces.target else { return }
+        try pieces.write(content.writer.buffer, to: target.file)
+        try pieces.finish(to: target.file)
         try target.file.close(syncingData: sync)
         try rename(target.name, in: target.folder, to: folder, name)
         try manifest.add(
           vendor: vendor, index: index,
           json: Self.entryJSON(
             file: vendor.name + "/" + name, vendor: vendor, records: records,
-            bytes: content.writer.count, fileBytes: compressed?.count ?? content.writer.count,
-            crc32: crc, first: first, last: last))
-      } catch {
-        lock.lock()
-        if failure == nil { failure = SinkError.describe(error) }
-        lock.unlock()
+            bytes: pieces.bytes, fileBytes: pieces.fileBytes, crc32: pieces.crc.value,
+            first: first, last: last))
       }
+      return
     }
-    if inline { job() } else { queue.async(execute: job) }
+    lastBatchBytes[vendor.rawValue] = content.writer.count
+    schedule(on: queue) { [self] in
+      let crc: UInt32
+      var compressed: JSONWriter? = nil
+      switch compression {
+      case .none:
+        crc = CRC32.checksum(content.writer.buffer)
+      case .gzip:
+        // The CRC-32 of the gzip trailer is the manifest's: no second pass.
+        var file = buffers.take(minimumCapacity: content.writer.count / 2)
+        let compressor =
+          gzipCompressors.take() ?? GzipFileCompressor(level: level)
+        crc = compressor.compress(content.writer.buffer, into: &file)
+        gzipCompressors.put(compressor)
+        compressed = .some(file)
+      case .lz4:
+        crc = CRC32.checksum(content.writer.buffer)
+        var file = buffers.take(minimumCapacity: content.writer.count / 2)
+        // No frame checksum: the manifest's CRC-32 covers the same bytes (docs/DECISIONS.md).
+        LZ4FrameCompressor.compress(
+          content.writer.buffer, level: level, contentChecksum: false, into: &file)
+        compressed = .some(file)
+      }
+      defer {
+        buffers.recycle(content.take())
+        if let file = compressed.take() { buffers.recycle(file) }
+      }
+      // Written under a name that is not final (a replaced run's file in `.replaced/`, or
+      // a temporary name), complete before it is renamed to its final name.
+      let target = try target(for: vendor, name, in: folder)
+      try target.file.write(compressed?.buffer ?? content.writer.buffer)
+      // Flushed here, in the jobs that run beside the writer, before the final name exists.
+      try target.file.close(syncingData: sync)
+      try rename(target.name, in: target.folder, to: folder, name)
+      try manifest.add(
+        vendor: vendor, index: index,
+        json: Self.entryJSON(
+          file: vendor.name + "/" + name, vendor: vendor, records: records,
+          bytes: content.writer.count, fileBytes: compressed?.count ?? content.writer.count,
+          crc32: crc, first: first, last: last))
+    }
   }
 
   private func rename(

@@ -32,10 +32,12 @@ package final class LZ4FrameCompressor: @unchecked Sendable {
   private var started = false
   private var finished = false
 
-  /// A compressor at `level` (1–12; 1 is liblz4's fast mode, 3 and up its HC mode).
-  package init(level: Int = LZ4FrameCompressor.defaultLevel) {
+  /// A compressor at `level` (1–12; 1 is liblz4's fast mode, 3 and up its HC mode); without
+  /// `contentChecksum`, the frame carries no xxHash-32 of its content (as `compress(_:level:
+  /// contentChecksum:into:)`).
+  package init(level: Int = LZ4FrameCompressor.defaultLevel, contentChecksum: Bool = true) {
     precondition(Self.levels.contains(level), "lz4 level must be 1...12")
-    var preferences = Self.framePreferences(level: level)
+    var preferences = Self.framePreferences(level: level, contentChecksum: contentChecksum)
     self.preferences = preferences
     let bound = LZ4F_compressBound(Self.blockBytes, &preferences)
     scratchCapacity = max(bound, Int(LZ4F_HEADER_SIZE_MAX)) + 64

@@ -44,13 +44,15 @@ struct OutputCompressor {
   }
   private let engine: Engine
 
-  /// nil for `.none`.
-  init?(_ compression: OutputCompression, level: Int?) throws {
+  /// nil for `.none`. `lz4ContentChecksum: false` leaves the LZ4 frame's content checksum out
+  /// (batch files, whose content the manifest's CRC-32 covers).
+  init?(_ compression: OutputCompression, level: Int?, lz4ContentChecksum: Bool = true) throws {
     guard let level = compression.level(given: level) else { return nil }
     switch compression {
     case .none: return nil
     case .gzip: engine = .gzip(GzipMemberStream(level: level))
-    case .lz4: engine = .lz4(LZ4FrameCompressor(level: level))
+    case .lz4:
+      engine = .lz4(LZ4FrameCompressor(level: level, contentChecksum: lz4ContentChecksum))
     }
   }
 

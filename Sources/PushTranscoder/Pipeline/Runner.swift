@@ -33,6 +33,8 @@ package struct RunConfiguration: Sendable {
   package var level: Int? = nil
   /// `--batch-records`: the most records per batch file.
   package var batchRecords = 1000
+  /// The content size past which a batch is written in pieces as it grows (`SpilledBatch`).
+  package var batchPieceBytes = BatchSink.defaultPieceBytes
   /// `--force`: replace the batches of an existing output directory.
   package var force = false
   /// False with `--no-sync`: batch mode flushes nothing to stable storage (scratch runs); true
@@ -107,7 +109,7 @@ package enum Runner {
           compression: configuration.compression, level: configuration.level,
           batchRecords: configuration.batchRecords, threads: configuration.threads,
           optionsJSON: optionsJSON(configuration), rejectsPath: configuration.rejectsPath,
-          sync: configuration.sync)
+          sync: configuration.sync, pieceBytes: configuration.batchPieceBytes)
       } else {
         sink = try StreamSink(
           fd: configuration.streamDescriptor, compression: configuration.compression,
