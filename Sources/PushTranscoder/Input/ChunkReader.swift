@@ -110,6 +110,11 @@ package final class ChunkReader: @unchecked Sendable {
   /// Default: one piece per buffer.
   var pieceBytes = Int.max
 
+  /// How long a plain pipe or terminal may stay quiet before the whole lines read from it go
+  /// out without waiting for a full buffer: records of a live feed follow its lines within
+  /// this delay, while a writer that keeps up (`zcat big.gz |`) still fills whole chunks.
+  static let idleMilliseconds: Int32 = 100
+
   /// Reads `inputs` in order; no inputs means stdin. `chunkBytes` is raised to 64 KiB and
   /// rounded up to whole pages.
   package init(
@@ -235,14 +240,32 @@ package final class ChunkReader: @unchecked Sendable {
   }
 
   /// Reads into the staging buffer until it is full, the source ends, the decoder fails, or
-  /// `pieceBytes` more bytes are read.
+  /// `pieceBytes` more bytes are read; or, from a plain pipe or terminal, until it holds a
+  /// whole line and no more data comes for `idleMilliseconds`.
   private func fill() {
     guard var buffer = staging, let source = current else { return }
     defer { staging = buffer }
     // The piece ends `pieceBytes` on, or at the buffer's end when less than a piece is left.
     let pieceEnd =
       buffer.end > buffer.capacity - pieceBytes ? buffer.capacity : buffer.end + pieceBytes
+    let live = source.format == .plain && source.file.isStream
+    var lineStaged = false
     while buffer.end < pieceEnd && !sourceEnded && sourceFailure == nil {
+      if live {
+        // A feed that has gone quiet (`tail -f log |`): its whole lines go out now instead of
+        // waiting for the buffer to fill. Each byte is searched once: `searched` moves past
+        // the bytes found to hold no line end, and the search stops at the first one found.
+        let from = max(buffer.searched, buffer.start)
+        if !lineStaged && from < buffer.end {
+          // Safe because `from ..< end` lies within the bytes read into the buffer.
+          if memchr(buffer.memory + from, Int32(ASCII.newline), buffer.end - from) != nil {
+            lineStaged = true
+          } else {
+            buffer.searched = buffer.end
+          }
+        }
+        if lineStaged && !source.file.hasDataReady(within: Self.idleMilliseconds) { break }
+      }
       do {
         // Safe because end < capacity <= allocation: the read fills only the free read area,
         // past every byte a chunk covers.

@@ -16,6 +16,9 @@ final class FileInput {
   private(set) var bytesRead: UInt64 = 0
   /// Called with the byte count after every successful `read(2)` (progress reporting).
   var onRead: ((Int) -> Void)?
+  /// True for a pipe, socket, terminal or device: data arrives as a writer makes it, and a
+  /// read may wait for it. False for a regular file.
+  let isStream: Bool
 
   static let peekBytes = 64 << 10
 
@@ -28,6 +31,7 @@ final class FileInput {
     _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
     self.fd = fd
     self.ownsDescriptor = true
+    self.isStream = !Self.isRegularFile(fd)
     self.pushback = PageAlignedMemory.allocate(Self.peekBytes)
   }
 
@@ -35,6 +39,7 @@ final class FileInput {
   init(descriptor: Int32) {
     self.fd = descriptor
     self.ownsDescriptor = false
+    self.isStream = !Self.isRegularFile(descriptor)
     self.pushback = PageAlignedMemory.allocate(Self.peekBytes)
   }
 
@@ -82,6 +87,20 @@ final class FileInput {
       if errno == EINTR { continue }
       throw DecodeFailure(reason: .readFailed, detail: String(cString: strerror(errno)))
     }
+  }
+
+  /// True when a read would not wait: bytes peeked and not handed out yet, or data (or the
+  /// end of input, or an error for `read` to report) on the descriptor within `milliseconds`.
+  func hasDataReady(within milliseconds: Int32) -> Bool {
+    if pushbackStart < pushbackEnd { return true }
+    var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    // A failed poll (EINTR included) counts as ready: the read that follows decides.
+    return poll(&descriptor, 1, milliseconds) != 0
+  }
+
+  private static func isRegularFile(_ fd: Int32) -> Bool {
+    var info = stat()
+    return fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
   }
 
   /// The size of a regular file at `path`, nil for anything else (pipes, devices, missing).
