@@ -10,11 +10,7 @@ extension CLITests {
       let dir = try TemporaryDirectory()
       defer { dir.remove() }
       let input = try Corpus.smallMalformed
-      let stream = try CLI.run([
-        input, "--rejects", dir.file("stream-rejects.ndjson"), "--stats", dir.file("stats.json"),
-      ])
-      #expect(stream.status == 0, "\(stream.stderrText)")
-      try dir.write("stream.ndjson", stream.stdout)
+      try PythonChecks.writeStreamReference(of: input, in: dir)
       let batch = try CLI.run([
         input, "-o", dir.file("out"), "--compress", compress, "--batch-records", "150",
         "--threads", "2",

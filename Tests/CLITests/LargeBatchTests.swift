@@ -16,11 +16,7 @@ extension CLITests {
       let dir = try TemporaryDirectory()
       defer { dir.remove() }
       let input = try Corpus.smallMalformed
-      let stream = try CLI.run([
-        input, "--rejects", dir.file("stream-rejects.ndjson"), "--stats", dir.file("stats.json"),
-      ])
-      #expect(stream.status == 0, "\(stream.stderrText)")
-      try dir.write("stream.ndjson", stream.stdout)
+      try PythonChecks.writeStreamReference(of: input, in: dir)
       for pieceBytes in [1, 5000, 1 << 30] {
         for threads in [1, 3] {
           let out = dir.file("out-\(pieceBytes)-\(threads)")

@@ -357,13 +357,12 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
     let index = batch.nextIndex
     open[vendor.rawValue] = OpenBatch(nextIndex: index + 1)
     let folder = try folder(of: vendor)
-    let sync = self.sync
     let name = batchName(index)
     let compression = self.compression
     let level = self.level
-    let first = batch.first!
-    let last = (batch.lastSource!, batch.lastLine)
-    let records = batch.records
+    let label = BatchLabel(
+      vendor: vendor, index: index, name: name, records: batch.records, first: batch.first!,
+      last: (batch.lastSource!, batch.lastLine))
     // Moved into a box of its own for the job; the vendor's box keeps an empty writer.
     let content = WriterBox(openBytes[vendor.rawValue].take())
     if let pieces = spilled[vendor.rawValue] {
@@ -374,14 +373,9 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
         guard let target = pieces.target else { return }
         try pieces.write(content.writer.buffer, to: target.file)
         try pieces.finish(to: target.file)
-        try target.file.close(syncingData: sync)
-        try rename(target.name, in: target.folder, to: folder, name)
-        try manifest.add(
-          vendor: vendor, index: index,
-          json: Self.entryJSON(
-            file: vendor.name + "/" + name, vendor: vendor, records: records,
-            bytes: pieces.bytes, fileBytes: pieces.fileBytes, crc32: pieces.crc.value,
-            first: first, last: last))
+        try complete(
+          target, as: label, in: folder, bytes: pieces.bytes, fileBytes: pieces.fileBytes,
+          crc32: pieces.crc.value)
       }
       return
     }
@@ -416,16 +410,35 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
       // a temporary name), complete before it is renamed to its final name.
       let target = try target(for: vendor, name, in: folder)
       try target.file.write(compressed?.buffer ?? content.writer.buffer)
-      // Flushed here, in the jobs that run beside the writer, before the final name exists.
-      try target.file.close(syncingData: sync)
-      try rename(target.name, in: target.folder, to: folder, name)
-      try manifest.add(
-        vendor: vendor, index: index,
-        json: Self.entryJSON(
-          file: vendor.name + "/" + name, vendor: vendor, records: records,
-          bytes: content.writer.count, fileBytes: compressed?.count ?? content.writer.count,
-          crc32: crc, first: first, last: last))
+      try complete(
+        target, as: label, in: folder, bytes: content.writer.count,
+        fileBytes: compressed?.count ?? content.writer.count, crc32: crc)
     }
+  }
+
+  /// What a batch's manifest entry says besides its sizes and checksum.
+  private struct BatchLabel: Sendable {
+    let vendor: VendorID
+    let index: Int
+    let name: String
+    let records: Int
+    let first: (SourceName, Int)
+    let last: (SourceName, Int)
+  }
+
+  /// Completes a written batch file: flushed (in the jobs that run beside the writer) before
+  /// its final name exists, renamed to it, and its entry handed to the manifest.
+  private func complete(
+    _ target: (file: BufferedFile, folder: DirectoryHandle, name: String), as label: BatchLabel,
+    in folder: DirectoryHandle, bytes: Int, fileBytes: Int, crc32: UInt32
+  ) throws {
+    try target.file.close(syncingData: sync)
+    try rename(target.name, in: target.folder, to: folder, label.name)
+    try manifest.add(
+      vendor: label.vendor, index: label.index,
+      json: Self.entryJSON(
+        file: label.vendor.name + "/" + label.name, vendor: label.vendor, records: label.records,
+        bytes: bytes, fileBytes: fileBytes, crc32: crc32, first: label.first, last: label.last))
   }
 
   private func rename(

@@ -1,3 +1,5 @@
+import Testing
+
 /// Independent checkers in Python (its `json`, `zlib`, `gzip`), run on the CLI's outputs. Each
 /// prints what is wrong and exits 1, or exits 0 silently.
 enum PythonChecks {
@@ -165,6 +167,16 @@ enum PythonChecks {
         print('\n'.join(problems[:30]))
         sys.exit(1)
     """#
+
+  /// Runs `input` as a stream into `dir`: `stream.ndjson`, `stream-rejects.ndjson` and
+  /// `stats.json`, the reference `batches` checks a batch directory against.
+  static func writeStreamReference(of input: String, in dir: TemporaryDirectory) throws {
+    let stream = try CLI.run([
+      input, "--rejects", dir.file("stream-rejects.ndjson"), "--stats", dir.file("stats.json"),
+    ])
+    #expect(stream.status == 0, "\(stream.stderrText)")
+    try dir.write("stream.ndjson", stream.stdout)
+  }
 
   /// `batches.py DIR STREAM REJECTS STATS BATCH_RECORDS SUFFIX`: the batch directory against
   /// the stream run of the same input (records, rejects, stats) and its own manifest.
