@@ -121,9 +121,9 @@ package enum OutputOverlap {
   static func location(of path: String) -> FilePath {
     var missing: [FilePath.Component] = []
     var existing = FilePath(path)
-    if !existing.isAbsolute { existing = FilePath(currentDirectory()).pushing(existing) }
     while true {
-      if let resolved = realPath(existing) {
+      // A relative path runs out of components at the current directory, `.`.
+      if let resolved = realPath(existing.isEmpty ? FilePath(".") : existing) {
         return resolved.appending(missing.reversed()).lexicallyNormalized()
       }
       guard let last = existing.lastComponent else { return existing.lexicallyNormalized() }
@@ -134,19 +134,14 @@ package enum OutputOverlap {
 
   private static func realPath(_ path: FilePath) -> FilePath? {
     path.withPlatformString { name in
-      guard let resolved = realpath(name, nil) else { return nil }
-      // Safe because realpath(3) returned a NUL-terminated string it allocated with malloc,
-      // copied here before it is freed.
-      defer { free(resolved) }
-      return FilePath(platformString: resolved)
+      // realpath(3) writes at most PATH_MAX bytes, its terminator included, into a buffer of
+      // the caller's (no allocation to free).
+      withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(PATH_MAX) + 1) { buffer in
+        // Safe because the buffer holds PATH_MAX + 1 characters, more than realpath writes,
+        // and its result is copied before the buffer goes.
+        guard let resolved = realpath(name, buffer.baseAddress) else { return nil }
+        return FilePath(platformString: resolved)
+      }
     }
-  }
-
-  private static func currentDirectory() -> String {
-    guard let name = getcwd(nil, 0) else { return "/" }
-    // Safe because getcwd(3) with a nil buffer returns a NUL-terminated string allocated with
-    // malloc, copied here before it is freed.
-    defer { free(name) }
-    return String(cString: name)
   }
 }
