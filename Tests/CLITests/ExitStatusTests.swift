@@ -141,6 +141,27 @@ extension CLITests {
       #expect(title.stderrText.contains("argument 2 is not UTF-8"), "\(title.stderrText)")
     }
 
+    /// `--stats` and `--report` are written at the end of a run: a folder that is missing (or
+    /// a directory in the file's place) failed the run only after every record was written, a
+    /// finished batch directory with status 1. It now fails before anything is read.
+    @Test(arguments: [
+      ["--stats", "missing/stats.json"], ["--report", "missing/run.html"], ["--stats", "."],
+      ["--stats", "out/sub/stats.json"],
+    ])
+    func anEndOfRunFileThatCannotBeCreatedFailsBeforeTheRun(arguments: [String]) throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let sample = CLI.packageRoot.appendingPathComponent("Corpus/sample.ndjson").path
+      let stream = try CLI.run([sample, "-o", "-"] + arguments, in: dir.url)
+      #expect(stream.status == 1)
+      #expect(stream.stdout.isEmpty, "records were written before the failure")
+      #expect(stream.stderrText.hasPrefix("push-transcode: error: cannot create"))
+      #expect(!stream.stderrText.contains(" lines: "), "the run started: \(stream.stderrText)")
+      let batch = try CLI.run([sample, "-o", "out"] + arguments, in: dir.url)
+      #expect(batch.status == 1)
+      #expect(!FileManager.default.fileExists(atPath: dir.file("out")))
+    }
+
     @Test func existingOutputDirectoryWithoutForceExits1() throws {
       let dir = try TemporaryDirectory()
       defer { dir.remove() }

@@ -93,6 +93,7 @@ package enum Runner {
       FileDescriptorWriter.writeAll(2, Array("push-transcode: \(problem)\n".utf8))
       return RunOutcome(status: ExitStatus.usage, error: problem)
     }
+    if let problem = OutputPreflight.problem(in: configuration) { return fail(problem) }
     var configuration = configuration
     let batchMode = configuration.output != "-" && !configuration.options.validateOnly
     // Batch mode routes records by `RecordRef`, which covers payload records only, so its

@@ -1,0 +1,42 @@
+import Glibc
+import SystemPackage
+
+/// Checks, before a run reads anything, that the files it writes only at its end (`--stats`,
+/// `--report`) can be created: a run of tens of gigabytes must not complete its batches and
+/// then fail on a mistyped folder, leaving a finished directory and a failed status that makes
+/// a scheduler rerun the whole job. Nothing is created here (a refused run leaves no empty
+/// file); `access(2)` tells a missing or unwritable folder, a read-only file system and a
+/// directory in the file's place. `--rejects` and `-o DIR` are opened before the run already.
+package enum OutputPreflight {
+  /// Why `configuration`'s end-of-run files cannot be written, or nil.
+  package static func problem(in configuration: RunConfiguration) -> String? {
+    let batchMode = configuration.output != "-" && !configuration.options.validateOnly
+    // The output directory is created before the run reads anything (and a failure to create
+    // it is reported then): a file in it needs no folder yet.
+    let runDirectory = batchMode ? OutputOverlap.location(of: configuration.output) : nil
+    for case let path? in [configuration.statsPath, configuration.reportPath] {
+      if let reason = reasonCannotCreate(path, runDirectory: runDirectory) {
+        return "cannot create \(path): \(reason)"
+      }
+    }
+    return nil
+  }
+
+  /// The C library's reason `path` cannot be created or overwritten, or nil.
+  static func reasonCannotCreate(_ path: String, runDirectory: FilePath?) -> String? {
+    if let status = try? Stat(FilePath(path)) {
+      if status.type == .directory { return Errno.isDirectory.description }
+      return access(path, W_OK) == 0 ? nil : Errno(rawValue: errno).description
+    }
+    let folder = FilePath(path).removingLastComponent()
+    let name = folder.isEmpty ? "." : folder.string
+    if access(name, W_OK | X_OK) == 0 { return nil }
+    let reason = Errno(rawValue: errno)
+    if reason == .noSuchFileOrDirectory, let runDirectory,
+      OutputOverlap.location(of: name) == runDirectory
+    {
+      return nil
+    }
+    return reason.description
+  }
+}
