@@ -162,6 +162,20 @@ extension CLITests {
       #expect(!FileManager.default.fileExists(atPath: dir.file("out")))
     }
 
+    /// The files the run makes its folders for pass the check: a stats file beside a new output
+    /// directory whose parent is new too (`make sample`'s `-o out/sample --stats
+    /// out/sample.stats.json` on a fresh clone), and one inside it.
+    @Test(arguments: ["new/out.stats.json", "new/out/stats.json"])
+    func aStatsFileInFoldersTheRunMakesIsWritten(stats: String) throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let sample = CLI.packageRoot.appendingPathComponent("Corpus/sample.ndjson").path
+      let result = try CLI.run([sample, "-o", "new/out", "--stats", stats], in: dir.url)
+      #expect(result.status == 0, "\(result.stderrText)")
+      #expect(FileManager.default.fileExists(atPath: dir.file(stats)))
+      #expect(FileManager.default.fileExists(atPath: dir.file("new/out/manifest.json")))
+    }
+
     @Test func existingOutputDirectoryWithoutForceExits1() throws {
       let dir = try TemporaryDirectory()
       defer { dir.remove() }

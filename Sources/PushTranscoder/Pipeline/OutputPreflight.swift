@@ -11,8 +11,9 @@ package enum OutputPreflight {
   /// Why `configuration`'s end-of-run files cannot be written, or nil.
   package static func problem(in configuration: RunConfiguration) -> String? {
     let batchMode = configuration.output != "-" && !configuration.options.validateOnly
-    // The output directory is created before the run reads anything (and a failure to create
-    // it is reported then): a file in it needs no folder yet.
+    // The output directory and its missing parents are created before the run reads anything
+    // (and a failure to create them is reported then): a file in one of them needs no folder
+    // yet.
     let runDirectory = batchMode ? OutputOverlap.location(of: configuration.output) : nil
     for case let path? in [configuration.statsPath, configuration.reportPath] {
       if let reason = reasonCannotCreate(path, runDirectory: runDirectory) {
@@ -32,8 +33,9 @@ package enum OutputPreflight {
     let name = folder.isEmpty ? "." : folder.string
     if access(name, W_OK | X_OK) == 0 { return nil }
     let reason = Errno(rawValue: errno)
+    // The run makes its directory and the missing folders above it (`mkdir -p`).
     if reason == .noSuchFileOrDirectory, let runDirectory,
-      OutputOverlap.location(of: name) == runDirectory
+      runDirectory.starts(with: OutputOverlap.location(of: name))
     {
       return nil
     }
