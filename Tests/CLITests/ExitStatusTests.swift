@@ -143,12 +143,13 @@ extension CLITests {
 
     /// `--stats` and `--report` are written at the end of a run: a folder that is missing (or
     /// a directory in the file's place) failed the run only after every record was written, a
-    /// finished batch directory with status 1. It now fails before anything is read.
+    /// finished batch directory with status 1. `--rejects` failed after `-o DIR` was made. Each
+    /// now fails before anything is read or made.
     @Test(arguments: [
       ["--stats", "missing/stats.json"], ["--report", "missing/run.html"], ["--stats", "."],
-      ["--stats", "out/sub/stats.json"],
+      ["--stats", "out/sub/stats.json"], ["--rejects", "missing/rejects.ndjson"],
     ])
-    func anEndOfRunFileThatCannotBeCreatedFailsBeforeTheRun(arguments: [String]) throws {
+    func anOutputFileThatCannotBeCreatedFailsBeforeTheRun(arguments: [String]) throws {
       let dir = try TemporaryDirectory()
       defer { dir.remove() }
       let sample = CLI.packageRoot.appendingPathComponent("Corpus/sample.ndjson").path

@@ -1,21 +1,24 @@
 import Glibc
 import SystemPackage
 
-/// Checks, before a run reads anything, that the files it writes only at its end (`--stats`,
-/// `--report`) can be created: a run of tens of gigabytes must not complete its batches and
-/// then fail on a mistyped folder, leaving a finished directory and a failed status that makes
-/// a scheduler rerun the whole job. Nothing is created here (a refused run leaves no empty
-/// file); `access(2)` tells a missing or unwritable folder, a read-only file system and a
-/// directory in the file's place. `--rejects` and `-o DIR` are opened before the run already.
+/// Checks, before a run reads anything or makes its output directory, that the files it names
+/// (`--rejects`, and `--stats` and `--report`, which it writes only at its end) can be created:
+/// a run of tens of gigabytes must not complete its batches and then fail on a mistyped folder,
+/// leaving a finished directory and a failed status that makes a scheduler rerun the whole job;
+/// nor make `-o DIR` and then fail on `--rejects`, leaving a directory that the rerun must
+/// `--force`. Nothing is created here (a refused run leaves no empty file); `access(2)` tells
+/// a missing or unwritable folder, a read-only file system and a directory in the file's place.
 package enum OutputPreflight {
-  /// Why `configuration`'s end-of-run files cannot be written, or nil.
+  /// Why `configuration`'s named output files cannot be written, or nil.
   package static func problem(in configuration: RunConfiguration) -> String? {
     let batchMode = configuration.output != "-" && !configuration.options.validateOnly
     // The output directory and its missing parents are created before the run reads anything
     // (and a failure to create them is reported then): a file in one of them needs no folder
     // yet.
     let runDirectory = batchMode ? OutputOverlap.location(of: configuration.output) : nil
-    for case let path? in [configuration.statsPath, configuration.reportPath] {
+    for case let path? in [
+      configuration.rejectsPath, configuration.statsPath, configuration.reportPath,
+    ] {
       if let reason = reasonCannotCreate(path, runDirectory: runDirectory) {
         return "cannot create \(path): \(reason)"
       }
