@@ -43,8 +43,7 @@ package enum OutputOverlap {
       }
     }
 
-    let batchMode = configuration.output != "-" && !configuration.options.validateOnly
-    if batchMode {
+    if configuration.batchMode {
       let directory = location(of: configuration.output)
       for output in outputs where runOwns(output.path, in: directory) {
         let what =

@@ -11,11 +11,11 @@ import SystemPackage
 package enum OutputPreflight {
   /// Why `configuration`'s named output files cannot be written, or nil.
   package static func problem(in configuration: RunConfiguration) -> String? {
-    let batchMode = configuration.output != "-" && !configuration.options.validateOnly
     // The output directory and its missing parents are created before the run reads anything
     // (and a failure to create them is reported then): a file in one of them needs no folder
     // yet.
-    let runDirectory = batchMode ? OutputOverlap.location(of: configuration.output) : nil
+    let runDirectory =
+      configuration.batchMode ? OutputOverlap.location(of: configuration.output) : nil
     for case let path? in [
       configuration.rejectsPath, configuration.statsPath, configuration.reportPath,
     ] {

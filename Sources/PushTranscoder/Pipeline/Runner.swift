@@ -46,6 +46,9 @@ package struct RunConfiguration: Sendable {
   /// names another.
   package var streamDescriptor: Int32 = 1
 
+  /// True when the records go to batch files in `output` (`-o DIR`), not to a stream.
+  package var batchMode: Bool { output != "-" && !options.validateOnly }
+
   /// The defaults of SPEC 6.7: stdin to stdout, every vendor, all cores.
   package init() {}
 
@@ -95,7 +98,7 @@ package enum Runner {
     }
     if let problem = OutputPreflight.problem(in: configuration) { return fail(problem) }
     var configuration = configuration
-    let batchMode = configuration.output != "-" && !configuration.options.validateOnly
+    let batchMode = configuration.batchMode
     // Batch mode routes records by `RecordRef`, which covers payload records only, so its
     // rejects always take their own channel (`DIR/rejects.ndjson`).
     configuration.options.rejectsInline = !batchMode && configuration.rejectsPath == nil
