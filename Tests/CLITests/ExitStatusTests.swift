@@ -163,6 +163,50 @@ extension CLITests {
       #expect(!FileManager.default.fileExists(atPath: dir.file("out")))
     }
 
+    /// An input or `--directory` file that is missing, or a directory, failed the run only when
+    /// it was reached: after every earlier input was transcoded (a mistyped third path cost the
+    /// first two), and a `--directory` file after `-o DIR` was made, so the rerun was refused
+    /// ("output directory exists"). Each now fails before anything is read or made, with the
+    /// message the open would have given.
+    @Test(arguments: [["missing.ndjson"], ["sub"], ["--directory", "missing.ndjson"]])
+    func anInputThatCannotBeReadFailsBeforeTheRun(arguments: [String]) throws {
+      let name = arguments[arguments.count - 1]
+      let reason = name == "sub" ? "Is a directory" : "No such file or directory"
+      let message: String = name + ": cannot open: " + reason
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      try FileManager.default.createDirectory(
+        atPath: dir.file("sub"), withIntermediateDirectories: false)
+      let sample = CLI.packageRoot.appendingPathComponent("Corpus/sample.ndjson").path
+      let stream = try CLI.run([sample, "-o", "-"] + arguments, in: dir.url)
+      #expect(stream.status == 1)
+      #expect(stream.stdout.isEmpty, "records were written before the failure")
+      #expect(stream.stderrText == "push-transcode: error: " + message + "\n")
+      let batch = try CLI.run([sample, "-o", "out"] + arguments, in: dir.url)
+      #expect(batch.status == 1)
+      #expect(!FileManager.default.fileExists(atPath: dir.file("out")))
+      if arguments[0] != "--directory" {
+        let validate = try CLI.run(["validate", sample] + arguments, in: dir.url)
+        #expect(validate.status == 1)
+        #expect(validate.stdout.isEmpty, "reject records were written before the failure")
+      }
+    }
+
+    /// A FIFO (`<(zcat a.gz)`, a named pipe) passes the input check without being opened, which
+    /// would wait for its writer, and is read as before.
+    @Test func aNamedPipeInputIsReadAfterTheCheck() throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let sample = CLI.packageRoot.appendingPathComponent("Corpus/sample.ndjson").path
+      #expect(mkfifo(dir.file("feed"), 0o600) == 0)
+      let script =
+        "cat '" + sample + "' > feed & \"$BIN\" feed -o - --vendors apns; status=$?; wait; "
+        + "exit $status"
+      let piped = try CLI.sh(script, in: dir.url)
+      #expect(piped.status == 0, "\(piped.stderrText)")
+      #expect(piped.stderrText.contains("17 lines"), "\(piped.stderrText)")
+    }
+
     /// The files the run makes its folders for pass the check: a stats file beside a new output
     /// directory whose parent is new too (`make sample`'s `-o out/sample --stats
     /// out/sample.stats.json` on a fresh clone), and one inside it.

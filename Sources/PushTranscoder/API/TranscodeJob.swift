@@ -81,8 +81,10 @@ public struct TranscodeJob: Sendable {
 
   /// Runs the job to the end. Throws `TranscodeError.invalidOption` before anything is read
   /// or written when an option is out of range or an output would overwrite an input, another
-  /// output or a file of the output directory (`rejectsPath: "in.ndjson"`), and `TranscodeError.fatal` when the run
-  /// stopped on I/O, a corrupt compressed input or an existing output directory.
+  /// output or a file of the output directory (`rejectsPath: "in.ndjson"`), and
+  /// `TranscodeError.fatal` when the run stopped on I/O, a corrupt compressed input or an
+  /// existing output directory. A missing or unreadable input, and an output file that cannot
+  /// be created, are fatal before anything is read or written.
   public func run() throws(TranscodeError) -> Result {
     let report = Runner.execute(try configuration())
     if report.status == ExitStatus.usage {
