@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import PushTranscoder
+import SystemPackage
 
 /// `explain`: what one line became and why, with the records `transcode` writes for it.
 struct Explain: ParsableCommand {
@@ -55,6 +56,13 @@ struct Explain: ParsableCommand {
     } else {
       text = explanations.map { ExplainFormat.text($0, colour: colour) }.joined(separator: "\n")
     }
-    FileDescriptorWriter.writeAll(1, Array(text.utf8))
+    // A closed pipe (`| head`) ends quietly, as `transcode` does (SPEC 6.3); any other failure
+    // (a full disk) is an I/O error, not a success with a cut explanation.
+    if let failure = FileDescriptorWriter.writeAll(1, Array(text.utf8)), failure != EPIPE {
+      FileDescriptorWriter.writeAll(
+        2,
+        Array("push-transcode: error: cannot write to stdout: \(Errno(rawValue: failure))\n".utf8))
+      throw ExitCode(1)
+    }
   }
 }

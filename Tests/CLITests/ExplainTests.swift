@@ -135,5 +135,25 @@ extension CLITests {
       #expect(result.stdoutText.contains("blank"))
       #expect(!result.stdoutLines.contains { $0.hasPrefix("{") })
     }
+
+    /// A failed write of the explanation (a full disk) exits 1 naming it; it exited 0 with the
+    /// explanation cut. A closed pipe (`| true`) still ends quietly with 0, like `transcode`.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
+    func aFailedWriteIsAnErrorAndAClosedPipeIsNot() throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let sample = CLI.packageRoot.appendingPathComponent("Corpus/sample.ndjson").path
+      let command = "\"$BIN\" explain '" + sample + "' --line 2"
+      let full = try CLI.sh(command + " > /dev/full", in: dir.url)
+      #expect(full.status == 1)
+      #expect(
+        full.stderrText
+          == "push-transcode: error: cannot write to stdout: No space left on device\n")
+      // `true` exits at once: the write meets a closed pipe (or, if `true` was slow, an open one).
+      let closed = try CLI.sh(
+        "{ " + command + "; echo $? > status; } | true; exit $(cat status)", in: dir.url)
+      #expect(closed.status == 0, "\(closed.stderrText)")
+      #expect(closed.stderrText.isEmpty, "\(closed.stderrText)")
+    }
   }
 }
