@@ -242,5 +242,34 @@ extension CLITests {
       }
       #expect(bytes.map { $0 > 0 && $0 <= (size ?? 0) } == true, "\(message)")
     }
+
+    /// `push-transcode -o out` without its input file reads the terminal, and looked hung: a
+    /// line on stderr now says so. The lines typed are read as before; a pipe or file on stdin
+    /// gets no such line.
+    @Test func aTerminalOnStdinIsNamed() throws {
+      let script = #"""
+        import os, pty, subprocess, sys
+        master, slave = pty.openpty()
+        line = b'{"MsgBody":[{"MsgType":"TIMTextElem","MsgContent":{"Text":"hi"}}],"To_Account":"u1"}'
+        run = subprocess.Popen(
+            [sys.argv[1], "--vendors", "apns", "--progress", "never"], stdin=slave,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        os.close(slave)
+        os.write(master, line + b"\n\x04")  # a line, then end of input (Ctrl-D)
+        out, err = run.communicate(timeout=60)
+        sys.stdout.write(out.decode())
+        sys.stderr.write(err.decode())
+        sys.exit(run.returncode)
+        """#
+      let terminal = try CLI.python(script, [CLI.binary])
+      #expect(terminal.status == 0, "\(terminal.stderrText)")
+      #expect(terminal.stdoutLines.count == 1, "\(terminal.stdoutText)")
+      #expect(
+        terminal.stderrText.hasPrefix(
+          "push-transcode: reading standard input from the terminal; end it with Ctrl-D"),
+        "\(terminal.stderrText)")
+      let piped = try CLI.run(["--vendors", "apns"], stdin: Data("{}\n".utf8))
+      #expect(!piped.stderrText.contains("terminal"), "\(piped.stderrText)")
+    }
   }
 }

@@ -139,6 +139,11 @@ package enum Runner {
       return fail(SinkError.describe(error))
     }
 
+    // `push-transcode -o out` without its input file reads the terminal: say so, or the run
+    // looks hung.
+    if configuration.inputs.contains("-") && isatty(0) == 1 {
+      FileDescriptorWriter.writeAll(2, Array(Self.terminalInputHint.utf8))
+    }
     let reader: InputReader
     do {
       reader = try InputReader(
@@ -203,6 +208,11 @@ package enum Runner {
     }
     return report
   }
+
+  /// Printed on stderr when standard input, read as an input, is a terminal.
+  static let terminalInputHint =
+    "push-transcode: reading standard input from the terminal; end it with Ctrl-D, or name the"
+    + " input files\n"
 
   private static func fail(_ message: String) -> RunOutcome {
     FileDescriptorWriter.writeAll(2, Array("push-transcode: error: \(message)\n".utf8))
