@@ -13,12 +13,13 @@ import Glibc
 /// Invariant: a file under a final `batch-*` name is always complete, and `manifest.json`
 /// exists only when every batch it lists is; a directory without a manifest is an incomplete run.
 ///
-/// Durability (unless `sync` is off): each batch's data is flushed (`fdatasync`) by its
-/// compression job before its rename, and `rejects.ndjson` before its own; once every job is
-/// done the vendor folders and `DIR` are flushed (`fsync`), so their names are stable too; only
-/// then is the manifest written to a temporary name, flushed, renamed, and `DIR` flushed again.
-/// After a power cut, a directory whose manifest survived holds every batch the manifest lists.
-/// `--force` flushes `DIR` after removing the old manifest, before it touches any old batch.
+/// Durability (unless `sync` is off): each batch's data is flushed (`fdatasync`) before its
+/// rename, on a flush queue beside the compression jobs (`complete`), and `rejects.ndjson`
+/// before its own; once every job and flush is done the vendor folders and `DIR` are flushed
+/// (`fsync`), so their names are stable too; only then is the manifest written to a temporary
+/// name, flushed, renamed, and `DIR` flushed again. After a power cut, a directory whose
+/// manifest survived holds every batch the manifest lists. `--force` flushes `DIR` after
+/// removing the old manifest, before it touches any old batch.
 ///
 /// Containment: every file is reached through `DirectoryHandle`s opened on `DIR` and its
 /// vendor folders, never through a symbolic link inside `DIR`; and the run holds `OutputLock`
@@ -267,7 +268,7 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
     try rejectsFile.close(syncingData: sync)
     try rejectsCopy?.close()
     try rename(".rejects.ndjson.tmp", in: root, to: root, "rejects.ndjson")
-    // Every batch's data is on stable storage (its job flushed it); now their names, and the
+    // Every batch's data is on stable storage (`complete` flushed it); now their names, and the
     // vendor folders' own names in `DIR`.
     if sync {
       for case let folder? in folders { try Self.sync(folder) }
