@@ -451,12 +451,12 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
   /// Completes a written batch file: flushed before its final name exists, renamed to it, and
   /// its entry handed to the manifest.
   ///
-  /// The flush waits for the disk (about a millisecond a file on this project's test disk, more
-  /// on a busy one), not for a core: it runs on `syncQueue`, so the compression job that wrote
-  /// the file hands back its slot, and the next batch is compressed meanwhile (with `--threads
-  /// 1`, instead of the run's one thread waiting). Up to `syncsInFlight` flushes wait at once,
-  /// each holding its file open; several in flight also share the file system's journal
-  /// commits. `jobs` counts them, so the manifest still waits for every one.
+  /// A flush waits for the disk, not for a core: it runs on `syncQueue`, so the compression job
+  /// that wrote the file hands back its slot, and the next batch is compressed meanwhile (with
+  /// `--threads 1`, instead of the run's one thread waiting). Up to `syncsInFlight` flushes wait
+  /// at once, each holding its file open; several in flight also share the file system's
+  /// journal commits. `jobs` counts them, so the manifest still waits for every one
+  /// (docs/DECISIONS.md [6.2] has the measurements).
   private func complete(
     _ target: (file: BufferedFile, folder: DirectoryHandle, name: String), as label: BatchLabel,
     in folder: DirectoryHandle, bytes: Int, fileBytes: Int, crc32: UInt32
