@@ -46,7 +46,9 @@ struct Explain: ParsableCommand {
         input: input, lines: line, options: options, directories: records.directory)
     } catch {
       if error.isUsage { throw ValidationError(error.description) }
-      FileDescriptorWriter.writeAll(2, Array("push-transcode: \(error.description)\n".utf8))
+      // Worded as `transcode` words a fatal error (`push-transcode: error: ...`).
+      FileDescriptorWriter.writeAll(
+        2, Array("push-transcode: error: \(error.description)\n".utf8))
       throw ExitCode(1)
     }
     let colour = !json && isatty(1) == 1 && getenv("NO_COLOR") == nil

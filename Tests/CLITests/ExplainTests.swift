@@ -136,6 +136,21 @@ extension CLITests {
       #expect(!result.stdoutLines.contains { $0.hasPrefix("{") })
     }
 
+    /// A fatal error (a missing input) exits 1 with the message `transcode` gives for it; it
+    /// lacked the `error: ` that every other fatal error carries.
+    @Test func aMissingInputIsAFatalErrorWordedAsTranscodeWordsIt() throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let explain = try CLI.run(["explain", "missing.ndjson", "--line", "1"], in: dir.url)
+      let transcode = try CLI.run(["missing.ndjson"], in: dir.url)
+      #expect(explain.status == 1)
+      #expect(explain.stdout.isEmpty)
+      #expect(
+        explain.stderrText
+          == "push-transcode: error: missing.ndjson: cannot open: No such file or directory\n")
+      #expect(explain.stderrText == transcode.stderrText)
+    }
+
     /// A failed write of the explanation (a full disk) exits 1 naming it; it exited 0 with the
     /// explanation cut. A closed pipe (`| true`) still ends quietly with 0, like `transcode`.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
