@@ -25,7 +25,9 @@ enum HostileBench {
         for (size, line) in lines {
           let name = shape.rawValue.map { $0.isLetter || $0.isNumber ? $0 : "-" }
           let path = "\(writeDirectory)/\(String(name))-\(size).ndjson"
-          FileManager.default.createFile(atPath: path, contents: Data(line + [0x0A]))
+          guard FileManager.default.createFile(atPath: path, contents: Data(line + [0x0A])) else {
+            fatalError("push-transcode-bench: cannot write \(path)")
+          }
         }
       }
       // The two sizes take turns, round by round, so that both meet the same state of a shared

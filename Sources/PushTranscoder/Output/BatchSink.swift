@@ -310,27 +310,28 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
       ?? (Self.createFile("." + name + ".tmp", in: folder), folder, "." + name + ".tmp")
   }
 
-  /// Runs `job` on `queue` (on the writer thread with one thread) holding one of the job slots;
-  /// its error becomes the run's failure, which the writer reports (`checkFailure`).
-  private func schedule(on queue: DispatchQueue, _ job: @escaping @Sendable () throws -> Void) {
-    jobSlots.wait()
+  /// Runs `job` on `queue` holding one of `slots` (by default a job slot, and on the writer
+  /// thread with one thread); `jobs` counts it until it ends. Its error becomes the run's
+  /// failure, which the writer reports (`checkFailure`).
+  private func schedule(
+    on queue: DispatchQueue, slots: DispatchSemaphore? = nil, inline: Bool? = nil,
+    _ job: @escaping @Sendable () throws -> Void
+  ) {
+    let slots = slots ?? jobSlots
+    slots.wait()
     jobs.enter()
     let run: @Sendable () -> Void = { [self] in
       defer {
-        jobSlots.signal()
+        slots.signal()
         jobs.leave()
       }
-      do { try job() } catch { recordFailure(error) }
+      do { try job() } catch {
+        lock.lock()
+        if failure == nil { failure = SinkError.describe(error) }
+        lock.unlock()
+      }
     }
-    if inline { run() } else { queue.async(execute: run) }
-  }
-
-  /// Makes `error` the run's failure unless a job failed first; the writer reports it
-  /// (`checkFailure`).
-  private func recordFailure(_ error: any Error) {
-    lock.lock()
-    if failure == nil { failure = SinkError.describe(error) }
-    lock.unlock()
+    if inline ?? self.inline { run() } else { queue.async(execute: run) }
   }
 
   /// Writes the vendor's open batch so far to its file, which stays open for the rest.
@@ -474,15 +475,7 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
           first: label.first, last: label.last))
     }
     guard sync else { return try finish() }
-    syncSlots.wait()
-    jobs.enter()
-    syncQueue.async { [self] in
-      defer {
-        syncSlots.signal()
-        jobs.leave()
-      }
-      do { try finish() } catch { recordFailure(error) }
-    }
+    schedule(on: syncQueue, slots: syncSlots, inline: false, finish)
   }
 
   private func rename(

@@ -96,8 +96,7 @@ package enum Runner {
       FileDescriptorWriter.writeAll(2, Array("push-transcode: \(problem)\n".utf8))
       return RunOutcome(status: ExitStatus.usage, error: problem)
     }
-    if let problem = InputPreflight.problem(in: configuration) { return fail(problem) }
-    if let problem = OutputPreflight.problem(in: configuration) { return fail(problem) }
+    if let problem = RunPreflight.problem(in: configuration) { return fail(problem) }
     var configuration = configuration
     let batchMode = configuration.batchMode
     // Batch mode routes records by `RecordRef`, which covers payload records only, so its
