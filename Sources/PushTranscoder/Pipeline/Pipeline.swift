@@ -19,11 +19,11 @@ package struct RunResult: Sendable {
 /// The parallel, streaming, ordered pipeline (SPEC 7).
 ///
 /// ```
-///  reader (own queue) ──chunk i──► an idle worker (serial queues, one LineProcessor each)
-///                                          │ ChunkOutput i
-///  writer (calling thread) ◄── in order ───┘ results table (lock + condition)
+///  reader (own queue) ──item i──► WorkQueue ──► next idle worker (serial queue, LineProcessor)
+///                                                        │ ChunkOutput i
+///  writer (calling thread) ◄──────── in order ───────────┘ results table (lock + condition)
 /// ```
-/// At most `inFlight` chunks exist between the reader and the writer (a semaphore), so memory
+/// At most `inFlight` work items exist between the reader and the writer (a semaphore), so memory
 /// stays bounded whatever the input size; a chunk whose records pass `options.segmentBytes`
 /// (one message to many recipients) reaches the writer in segments (`OutputSegments`), so
 /// memory stays bounded whatever a line makes. Workers never wait on each other; only the writer
@@ -111,7 +111,7 @@ package final class Pipeline: Sendable {
         queue: DispatchQueue(label: "push-transcode.worker.\(index)"),
         processor: LineProcessor(options: options, directory: directory, segments: state))
     }
-    let idle = IdleWorkers(workers)
+    let queue = WorkQueue(workers, state: state)
     let indexOnReader = readerHasACore && workers[0].wantsLineHashes
     DispatchQueue(label: "push-transcode.reader").async {
       var sequence = 0
@@ -127,15 +127,9 @@ package final class Pipeline: Sendable {
         guard let next else { break }
         let item = indexOnReader ? next.indexed() : next
         inFlight.wait()
-        // The next idle worker, not a fixed rotation: a chunk of long lines on one worker must
-        // not leave the other idle while the in-flight window is full.
-        let worker = idle.take()
-        let number = sequence
-        worker.queue.async {
-          let output = worker.process(item, sequence: number)
-          idle.put(worker)
-          state.deliver(output)
-        }
+        // The next worker to be idle, not a fixed rotation: a chunk of long lines on one worker
+        // must not leave the other idle while the in-flight window is full.
+        queue.submit(item, sequence: sequence)
         sequence += 1
       }
       state.finishProducing(count: sequence, fatal: nil)

@@ -82,32 +82,56 @@ final class RunState: OutputSegments, @unchecked Sendable {
   }
 }
 
-/// The workers not processing a chunk; `take` waits for one.
-final class IdleWorkers: @unchecked Sendable {
-  // Safe because `workers` is only touched under `lock`; `available` counts its entries.
+/// Hands the reader's work items to the workers without ever making the reader wait for one.
+///
+/// An item goes to an idle worker at once; when every worker is busy it waits here, and the
+/// first worker to finish takes it. The reader is then free to read and decode the next chunk:
+/// when it waited for a worker instead, a decompressing reader (the slowest stage with gzip
+/// input) lost the time the workers spent on the last items of each chunk. The in-flight window
+/// (`Pipeline`'s semaphore) bounds the items waiting here.
+final class WorkQueue: @unchecked Sendable {
+  // Safe because `idle` and `waiting` are only touched under `lock`.
   private let lock = Lock()
-  private var workers: [Worker]
-  private let available: DispatchSemaphore
+  private var idle: [Worker]
+  /// Items no worker has taken yet, oldest first, with their sequence numbers.
+  private var waiting: [(item: WorkItem, sequence: Int)] = []
+  private let state: RunState
 
-  init(_ workers: [Worker]) {
-    self.workers = workers
-    available = DispatchSemaphore.permits(workers.count)
+  init(_ workers: [Worker], state: RunState) {
+    self.idle = workers
+    self.state = state
   }
 
-  /// An idle worker, waiting until one is.
-  func take() -> Worker {
-    available.wait()
+  /// Starts item `sequence` on an idle worker, or leaves it for the next worker to finish.
+  func submit(_ item: WorkItem, sequence: Int) {
     lock.lock()
-    defer { lock.unlock() }
-    return workers.removeLast()
-  }
-
-  /// Gives a worker back once its chunk is done.
-  func put(_ worker: Worker) {
-    lock.lock()
-    workers.append(worker)
+    guard let worker = idle.popLast() else {
+      waiting.append((item, sequence))
+      lock.unlock()
+      return
+    }
     lock.unlock()
-    available.signal()
+    worker.queue.async { self.run(worker, item, sequence) }
+  }
+
+  /// Processes `item` on `worker`, then every waiting item, in order, until none is left; the
+  /// worker then goes back to the idle ones. A cancelled run (the writer stopped) drops the
+  /// waiting items: nobody will take their outputs.
+  private func run(_ worker: Worker, _ item: WorkItem, _ sequence: Int) {
+    var next = (item: item, sequence: sequence)
+    while true {
+      state.deliver(worker.process(next.item, sequence: next.sequence))
+      let cancelled = state.isCancelled
+      lock.lock()
+      if cancelled { waiting.removeAll() }
+      guard !waiting.isEmpty else {
+        idle.append(worker)
+        lock.unlock()
+        return
+      }
+      next = waiting.removeFirst()
+      lock.unlock()
+    }
   }
 }
 
