@@ -212,6 +212,85 @@ import Testing
     #expect(junk.error?.reason == .corrupt)
   }
 
+  /// The decoder checks each member against its trailer, the last bytes inflate consumed,
+  /// which the compressed reads can split anywhere: at every read size from 1 to 16 bytes, a
+  /// gzip member, a zlib stream and a second gzip member decode whole, and a flipped CRC-32,
+  /// length or Adler-32 is `corrupt` after the lines before it.
+  @Test func memberChecksHoldWhereverTheReadsSplitTheTrailer() throws {
+    let dir = TemporaryDirectory()
+    let first = Array("a1\na2\n".utf8)
+    let middle = Array("z1\n".utf8)
+    let last = Array((lines.prefix(50).joined(separator: "\n") + "\n").utf8)
+    let whole = first + middle + last
+    let gzipFirst = GzipFileCompressor.compress(first)
+    let zlibMiddle = Self.storedZlibStream(middle)
+    let gzipLast = GzipFileCompressor.compress(last, level: 1)
+    let good = gzipFirst + zlibMiddle + gzipLast
+    var badCRC = good
+    badCRC[gzipFirst.count - 8] ^= 1
+    var badLength = good
+    badLength[badLength.count - 1] ^= 1
+    var badAdler = good
+    badAdler[gzipFirst.count + zlibMiddle.count - 1] ^= 1
+    let paths = [
+      dir.write("good.gz", good), dir.write("crc.gz", badCRC), dir.write("length.gz", badLength),
+      dir.write("adler.gz", badAdler),
+    ]
+    for capacity in 1...16 {
+      let decoded = try Self.decode(paths[0], inputCapacity: capacity)
+      #expect(decoded.failure == nil, "read size \(capacity)")
+      // Compared as one Bool: a failing `==` of two arrays would print every byte of both.
+      let decodedWhole = decoded.bytes == whole
+      #expect(decodedWhole, "read size \(capacity)")
+      let crc = try Self.decode(paths[1], inputCapacity: capacity)
+      #expect(crc.bytes == first && crc.failure?.detail == "incorrect data check")
+      let length = try Self.decode(paths[2], inputCapacity: capacity)
+      let lengthWhole = length.bytes == whole
+      #expect(lengthWhole)
+      #expect(length.failure?.detail == "incorrect length check", "read size \(capacity)")
+      let adler = try Self.decode(paths[3], inputCapacity: capacity)
+      #expect(adler.bytes == first + middle && adler.failure?.detail == "incorrect data check")
+      #expect([crc, length, adler].allSatisfy { $0.failure?.reason == .corrupt })
+    }
+  }
+
+  /// Everything `GzipDecoder` yields from `path`, reading `inputCapacity` compressed bytes at a
+  /// time, and the failure that ended it, if any.
+  static func decode(_ path: String, inputCapacity: Int) throws -> (
+    bytes: [UInt8], failure: DecodeFailure?
+  ) {
+    let decoder = GzipDecoder(file: try FileInput(path: path), inputCapacity: inputCapacity)
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 1000)
+    while true {
+      do {
+        let count = try buffer.withUnsafeMutableBytes {
+          try decoder.read(into: $0.baseAddress!, capacity: $0.count)
+        }
+        if count == 0 { return (bytes, nil) }
+        bytes += buffer[..<count]
+      } catch {
+        return (bytes, error as? DecodeFailure)
+      }
+    }
+  }
+
+  /// `bytes` (under 64 KiB) as a zlib stream of one stored block (RFC 1950, 1951), with its
+  /// Adler-32.
+  static func storedZlibStream(_ bytes: [UInt8]) -> [UInt8] {
+    var a: UInt32 = 1
+    var b: UInt32 = 0
+    for byte in bytes {
+      a = (a + UInt32(byte)) % 65521
+      b = (b + a) % 65521
+    }
+    let adler = b << 16 | a
+    let length = UInt16(bytes.count)
+    return [0x78, 0x01, 0x01, UInt8(length & 0xFF), UInt8(length >> 8)]
+      + [UInt8(~length & 0xFF), UInt8(~length >> 8)] + bytes
+      + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: adler >> $0) }
+  }
+
   @Test func mixedInputsInOneRun() throws {
     let dir = TemporaryDirectory()
     let gz = dir.write("1", GzipFileCompressor.compress(Array("g1\ng2\n".utf8)))
