@@ -102,25 +102,25 @@ final class WorkQueue: @unchecked Sendable {
     self.state = state
   }
 
-  /// Starts item `sequence` on an idle worker, or leaves it for the next worker to finish.
+  /// Queues item `sequence` and wakes an idle worker, if there is one, to take it.
   func submit(_ item: WorkItem, sequence: Int) {
     lock.lock()
+    waiting.append((item, sequence))
     guard let worker = idle.popLast() else {
-      waiting.append((item, sequence))
       lock.unlock()
       return
     }
     lock.unlock()
-    worker.queue.async { self.run(worker, item, sequence) }
+    // The block captures no item: a worker that drains the queue for a long stretch must not
+    // keep its first item's chunk alive meanwhile.
+    worker.queue.async { self.drain(worker) }
   }
 
-  /// Processes `item` on `worker`, then every waiting item, in order, until none is left; the
-  /// worker then goes back to the idle ones. A cancelled run (the writer stopped) drops the
-  /// waiting items: nobody will take their outputs.
-  private func run(_ worker: Worker, _ item: WorkItem, _ sequence: Int) {
-    var next = (item: item, sequence: sequence)
+  /// Processes the waiting items on `worker`, oldest first, until none is left; the worker then
+  /// goes back to the idle ones. A cancelled run (the writer stopped) drops the waiting items:
+  /// nobody will take their outputs.
+  private func drain(_ worker: Worker) {
     while true {
-      state.deliver(worker.process(next.item, sequence: next.sequence))
       let cancelled = state.isCancelled
       lock.lock()
       if cancelled { waiting.removeAll() }
@@ -129,8 +129,15 @@ final class WorkQueue: @unchecked Sendable {
         lock.unlock()
         return
       }
-      next = waiting.removeFirst()
-      lock.unlock()
+      let output: ChunkOutput
+      do {
+        // The item ends with this scope, before its output reaches the writer, whose taking it
+        // frees the item's place in the window: the items alive never outnumber the window.
+        let next = waiting.removeFirst()
+        lock.unlock()
+        output = worker.process(next.item, sequence: next.sequence)
+      }
+      state.deliver(output)
     }
   }
 }

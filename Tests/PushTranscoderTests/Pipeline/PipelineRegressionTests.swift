@@ -323,3 +323,74 @@ import Testing
     }
   }
 }
+
+/// A worker keeps only the item it is processing. The first work queue captured each worker's
+/// first item in the block that then drained the queue for as long as the reader kept it full,
+/// so each worker held a stale chunk (4 MiB by default) for most of a run: peak memory rose by
+/// 12 MB on the apns stream and by half a 16 MiB chunk per worker with `--chunk-bytes 16M`.
+@Suite struct WorkQueueMemoryTests {
+  /// Counts the batches alive and the most alive at once.
+  final class LiveBatches: @unchecked Sendable {
+    // Unchecked: guarded by `lock`.
+    private let lock = Lock()
+    private var live = 0
+    private var peak = 0
+    func add() {
+      lock.lock()
+      live += 1
+      peak = max(peak, live)
+      lock.unlock()
+    }
+    func remove() {
+      lock.lock()
+      live -= 1
+      lock.unlock()
+    }
+    var mostAtOnce: Int {
+      lock.lock()
+      defer { lock.unlock() }
+      return peak
+    }
+  }
+
+  /// Lines that report their lifetime to `LiveBatches`.
+  final class TrackedLines: LineBatch, @unchecked Sendable {
+    // Unchecked: every property is written only in `init`.
+    let lines: IndexedLinesTests.Lines
+    let counter: LiveBatches
+    init(_ lines: IndexedLinesTests.Lines, _ counter: LiveBatches) {
+      self.lines = lines
+      self.counter = counter
+      counter.add()
+    }
+    deinit { counter.remove() }
+    var source: SourceName { lines.source }
+    var byteCount: Int { lines.byteCount }
+    func forEachLine(_ body: (UnsafeBufferPointer<UInt8>, Int) -> Void) {
+      lines.forEachLine(body)
+    }
+  }
+
+  @Test func theBatchesAliveStayWithinTheWindow() {
+    let line = Array(
+      #"{"From_Account":"a","To_Account":"b","MsgBody":[{"MsgType":"TIMTextElem","MsgContent":{"Text":"hello"}}]}"#
+        .utf8)
+    let counter = LiveBatches()
+    let next = OneThreadPipelineTests.Counter()
+    let threads = 2
+    let result = Pipeline(threads: threads, cores: 2).run(
+      options: TranscodeOptions(), directory: NameDirectory(),
+      sink: OneThreadPipelineTests.RecordingSink()
+    ) {
+      // A reader far faster than the workers keeps the queue full: each worker drains it.
+      let index = next.increment()
+      guard index < 300 else { return nil }
+      return .lines(
+        TrackedLines(
+          IndexedLinesTests.Lines(storage: [[UInt8]](repeating: line, count: 200)), counter))
+    }
+    #expect(result.fatal == nil && result.stats.lines == 60_000)
+    // The window's items (threads + 2) and the one the reader made before waiting for room.
+    #expect(counter.mostAtOnce <= threads + 3)
+  }
+}
