@@ -11,9 +11,9 @@ import Glibc
 /// write them; GNU gzip ignores them too) and end the stream; anything after such padding is
 /// `corrupt`.
 ///
-/// The members' check values are computed here, not by zlib: zlib's own CRC-32 took about a
-/// tenth of the reader's time on gzip input, where the reader is the slowest stage, and
-/// libdeflate's (`CRC32`, folding with PCLMULQDQ) costs a fraction of it. zlib is told not to
+/// The members' check values are computed here, not by zlib: on gzip input the reader is the
+/// slowest stage, and libdeflate's CRC-32 (`CRC32`, folding with PCLMULQDQ) costs less than half
+/// of zlib's (docs/DECISIONS.md [2.1, issue 25]). zlib is told not to
 /// compute them (`inflateValidate`); each member's output goes through `CRC32` (gzip) or
 /// `libdeflate_adler32` (zlib streams), and at the member's end the trailer's values, the last
 /// bytes inflate consumed, are compared with them: a mismatch is `corrupt`, with zlib's words.
