@@ -33,10 +33,10 @@ final class GzipDecoder: ByteDecoder {
   /// Where zlib says which wrapper the member has (`done`: 1 after a gzip header, -1 for a
   /// zlib stream); its pointers stay nil, so zlib keeps none of the header's fields.
   private let header: UnsafeMutablePointer<gz_header>
-  /// The current member's check values and length (mod 2^32) so far.
+  /// The current member's check values so far (its length is zlib's `total_out`, which
+  /// `inflateReset` zeroes for each member).
   private var crc = CRC32()
   private var adler: UInt32 = 1
-  private var length: UInt32 = 0
   /// The last 8 bytes inflate consumed, the latest in the low byte: at a member's end, its
   /// trailer (gzip: CRC-32 and length, little-endian; zlib: Adler-32, big-endian, last).
   private var lastConsumed: UInt64 = 0
@@ -72,17 +72,15 @@ final class GzipDecoder: ByteDecoder {
   /// Prepares the stream (new or reset) for a member: check values here, header watched.
   private func startMember() {
     inflateValidate(stream, 0)
-    header.pointee = gz_header()
+    // Sets `header.done` to 0 until zlib has read the member's header.
     inflateGetHeader(stream, header)
     crc = CRC32()
     adler = 1
-    length = 0
   }
 
   /// Adds `count` bytes inflate wrote at `start` to the member's check values.
   private func check(_ start: UnsafeRawPointer, _ count: Int) {
     guard count > 0 else { return }
-    length &+= UInt32(truncatingIfNeeded: count)
     // Safe because inflate has just written `count` bytes at `start`, inside the caller's buffer.
     if header.pointee.done == 1 {
       crc.update(UnsafeRawBufferPointer(start: start, count: count))
@@ -114,7 +112,8 @@ final class GzipDecoder: ByteDecoder {
       if stored != crc.value {
         return DecodeFailure(reason: .corrupt, detail: "incorrect data check")
       }
-      if size != length {
+      // ISIZE is the length modulo 2^32.
+      if size != UInt32(truncatingIfNeeded: stream.pointee.total_out) {
         return DecodeFailure(reason: .corrupt, detail: "incorrect length check")
       }
     } else if UInt32(truncatingIfNeeded: trailer) != adler {

@@ -38,7 +38,7 @@ enum RunPreflight {
   }
 
   /// The C library's reason `path` cannot be read as a file, or nil.
-  static func reasonCannotRead(_ path: String) -> String? {
+  private static func reasonCannotRead(_ path: String) -> String? {
     switch fileAccess(path, R_OK) {
     case .allowed: nil
     case .refused(let reason), .missing(let reason): reason
@@ -46,7 +46,7 @@ enum RunPreflight {
   }
 
   /// The C library's reason `path` cannot be created or overwritten, or nil.
-  static func reasonCannotCreate(_ path: String, runDirectory: FilePath?) -> String? {
+  private static func reasonCannotCreate(_ path: String, runDirectory: FilePath?) -> String? {
     switch fileAccess(path, W_OK) {
     case .allowed: return nil
     case .refused(let reason): return reason
