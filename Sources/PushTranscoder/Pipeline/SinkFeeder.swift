@@ -19,13 +19,12 @@ final class SinkFeeder {
   /// True once the run must stop: stdout closed or a fatal error.
   var stopped: Bool { fatal != nil || closed }
 
-  /// Writes the next output in order (a segment, or a chunk's last output); false when the run
-  /// must stop.
+  /// Writes the next output in order (a segment, or a chunk's last output) and counts it; false
+  /// when the run must stop. Once the run has stopped, outputs are dropped without reaching the
+  /// sink: a sink that failed on one output and took the next would leave a hole in the output.
+  /// An output the sink failed on is not counted in the run's stats.
   func consume(_ output: consuming ChunkOutput) -> Bool {
-    stats.merge(output.stats)
-    inputBytes += output.inputBytes
-    outputBytes += output.main.count + output.rejects.count
-    progress?.update(bytes: inputBytes, lines: stats.lines)
+    guard !stopped else { return false }
     do {
       try sink.consume(output)
     } catch SinkError.closedOutput {
@@ -35,6 +34,10 @@ final class SinkFeeder {
       fatal = SinkError.describe(error)
       return false
     }
+    stats.merge(output.stats)
+    inputBytes += output.inputBytes
+    outputBytes += output.main.count + output.rejects.count
+    progress?.update(bytes: inputBytes, lines: stats.lines)
     // The sink has written or copied the records: the buffer can serve another chunk.
     output.recycle()
     return true
@@ -76,7 +79,6 @@ final class InlineSegments: OutputSegments, @unchecked Sendable {
   init(writer: SinkFeeder) { self.writer = writer }
 
   func deliver(_ segment: consuming ChunkOutput) {
-    guard !writer.stopped else { return }
     _ = writer.consume(segment)
   }
 }

@@ -116,15 +116,21 @@ import Testing
     }
   }
 
-  /// A run that stops (stdout closed) while a worker waits for the writer to take its segment
-  /// ends: the worker is released and the run returns.
-  @Test func aStoppedRunReleasesAWorkerWaitingWithASegment() {
-    final class ClosingSink: RecordSink, @unchecked Sendable {
+  /// A run that stops (stdout closed, or a write that failed) while a worker waits for the
+  /// writer to take its segment ends: the worker is released and the run returns, and the sink
+  /// is not called again. With one thread, the chunk's last output once reached a sink that had
+  /// failed on one of the chunk's segments: a sink whose failure was passing (a full pipe, a
+  /// full disk) wrote the outputs after it, with a hole where the failed one belonged.
+  @Test(arguments: [(1, true), (2, true), (1, false), (2, false)])
+  func aStoppedRunReleasesAWorkerWaitingWithASegment(threads: Int, closes: Bool) {
+    final class FailingSink: RecordSink, @unchecked Sendable {
       // Unchecked: called from the writer only.
+      let closes: Bool
       var calls = 0
+      init(closes: Bool) { self.closes = closes }
       func consume(_ output: borrowing ChunkOutput) throws {
         calls += 1
-        if calls == 3 { throw SinkError.closedOutput }
+        if calls == 3 { throw closes ? SinkError.closedOutput : SinkError.io("write failed") }
       }
       func finish(stats: RunStats, seconds: Double, inputBytes: Int) throws {}
     }
@@ -135,14 +141,15 @@ import Testing
       IndexedLinesTests.Lines(storage: Array(storage[$0..<min($0 + 7, storage.count)]))
     }
     let next = OneThreadPipelineTests.Counter()
-    let sink = ClosingSink()
-    let result = Pipeline(threads: 2, cores: 2).run(
+    let sink = FailingSink(closes: closes)
+    let result = Pipeline(threads: threads, cores: 2).run(
       options: options, directory: Self.groups, sink: sink
     ) {
       let index = next.increment()
       return index < batches.count ? .lines(batches[index]) : nil
     }
-    #expect(result.closedOutput)
+    #expect(result.closedOutput == closes)
+    #expect((result.fatal != nil) == !closes)
     #expect(sink.calls == 3)
   }
 }
