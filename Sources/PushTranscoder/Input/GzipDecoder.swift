@@ -131,7 +131,13 @@ final class GzipDecoder: ByteDecoder {
     var produced = 0
     while produced < capacity {
       if stream.pointee.avail_in == 0 && !inputEnded {
-        let n = try file.read(into: input, capacity: inputCapacity)
+        let n: Int
+        do {
+          n = try file.read(into: input, capacity: inputCapacity)
+        } catch {
+          // What this call decoded before the failed read goes out first.
+          return try fail(error, produced)
+        }
         if n == 0 {
           inputEnded = true
         } else {

@@ -28,6 +28,11 @@ final class LZ4Decoder: ByteDecoder {
   /// The input liblz4 expects next (its return value); 4 (a frame's magic number) at the start
   /// of a frame.
   private var nextInputHint = 4
+  /// The first bytes of the current frame, as far as they came (its magic number): liblz4
+  /// checks the magic only once it holds 7 header bytes, so input that ends sooner is told
+  /// apart here, as a frame cut short (`truncated`) or bytes that start no frame (`corrupt`).
+  private var frameMagic: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
+  private var frameMagicCount = 0
 
   init(file: FileInput) {
     self.file = file
@@ -50,7 +55,13 @@ final class LZ4Decoder: ByteDecoder {
     var produced = 0
     while produced < capacity {
       if inputStart == inputEnd && !inputEnded {
-        let n = try file.read(into: input, capacity: inputCapacity)
+        let n: Int
+        do {
+          n = try file.read(into: input, capacity: inputCapacity)
+        } catch {
+          // What this call decoded before the failed read goes out first.
+          return try fail(error, produced)
+        }
         inputStart = 0
         inputEnd = n
         if n == 0 { inputEnded = true }
@@ -65,15 +76,32 @@ final class LZ4Decoder: ByteDecoder {
         let message = String(cString: LZ4F_getErrorName(hint))
         return try fail(DecodeFailure(reason: .corrupt, detail: message), produced)
       }
+      if frameMagicCount < 4 {
+        // Safe because the bytes kept are among the `inputSize` that liblz4 just took from
+        // `input[inputStart...]`, and at most 4 are kept.
+        withUnsafeMutableBytes(of: &frameMagic) { magic in
+          for offset in 0..<min(inputSize, 4 - frameMagicCount) {
+            magic[frameMagicCount + offset] = input.load(
+              fromByteOffset: inputStart + offset, as: UInt8.self)
+          }
+        }
+        frameMagicCount += min(inputSize, 4 - frameMagicCount)
+      }
       inputStart += inputSize
       produced += outputSize
       nextInputHint = hint == 0 ? 4 : hint
       if hint == 0 {
         insideFrame = false
+        frameMagicCount = 0
       } else if inputSize > 0 || outputSize > 0 {
         insideFrame = true
       }
       if inputSize == 0 && outputSize == 0 && inputStart == inputEnd && inputEnded {
+        if insideFrame && !startsAFrame() {
+          // liblz4's name for the same bytes when 7 or more of them come.
+          return try fail(
+            DecodeFailure(reason: .corrupt, detail: "ERROR_frameType_unknown"), produced)
+        }
         if insideFrame {
           return try fail(
             DecodeFailure(reason: .truncated, detail: "unexpected end of LZ4 frame"), produced)
@@ -83,6 +111,20 @@ final class LZ4Decoder: ByteDecoder {
       }
     }
     return produced
+  }
+
+  /// True when the current frame's first bytes, as far as they came, begin an LZ4 frame's
+  /// magic number (`04 22 4D 18`) or a skippable frame's (`50`–`5F`, then `2A 4D 18`).
+  private func startsAFrame() -> Bool {
+    withUnsafeBytes(of: frameMagic) { magic in
+      let lz4: [UInt8] = [0x04, 0x22, 0x4D, 0x18]
+      let skippable: [UInt8] = [0x50, 0x2A, 0x4D, 0x18]
+      let isLZ4 = (0..<frameMagicCount).allSatisfy { magic[$0] == lz4[$0] }
+      let isSkippable = (0..<frameMagicCount).allSatisfy {
+        $0 == 0 ? magic[0] & 0xF0 == 0x50 : magic[$0] == skippable[$0]
+      }
+      return isLZ4 || isSkippable
+    }
   }
 
   /// Returns the bytes already produced and keeps the failure for the next call, or throws now.

@@ -254,14 +254,73 @@ import Testing
     }
   }
 
-  /// Everything `GzipDecoder` yields from `path`, reading `inputCapacity` compressed bytes at a
-  /// time, and the failure that ended it, if any.
-  static func decode(_ path: String, inputCapacity: Int) throws -> (
+  /// A read of the compressed input that fails (EAGAIN here; an I/O error on a disk or a
+  /// network file system) after the decoder produced bytes in the same call: those bytes come
+  /// first, then the failure, as for a truncated or corrupt stream. The decoders threw at once,
+  /// and the lines decoded in that call were lost (all of them, when one call decoded every
+  /// block read so far).
+  @Test(arguments: ["gzip", "lz4"])
+  func aFailedReadDeliversWhatWasDecodedBeforeIt(format: String) throws {
+    let content = Array((sampleLines(40000, seed: 7).joined(separator: "\n") + "\n").utf8)
+    let compressed =
+      format == "gzip"
+      ? GzipFileCompressor.compress(content, level: 1) : LZ4FrameCompressor.compress(content)
+    // Less than a pipe holds, more than a few blocks' worth.
+    let prefix = Array(compressed.prefix(48 << 10))
+    #expect(prefix.count < compressed.count)
+    func decoder(_ file: FileInput) -> ByteDecoder {
+      format == "gzip" ? GzipDecoder(file: file, inputCapacity: 4096) : LZ4Decoder(file: file)
+    }
+    // The reference: the same compressed bytes from a file, which end `truncated`.
+    let dir = TemporaryDirectory()
+    let cut = Self.decodeAll(
+      decoder(try FileInput(path: dir.write("cut", prefix))), outputCapacity: 1 << 20)
+    #expect(cut.failure?.reason == .truncated)
+    #expect(!cut.bytes.isEmpty)
+    // The same bytes in a pipe that stays open and does not block: the read after them fails.
+    var ends: [Int32] = [0, 0]
+    #expect(pipe(&ends) == 0)
+    defer {
+      close(ends[0])
+      close(ends[1])
+    }
+    #expect(fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK) == 0)
+    #expect(prefix.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } == prefix.count)
+    let failed = Self.decodeAll(decoder(FileInput(descriptor: ends[0])), outputCapacity: 1 << 20)
+    #expect(failed.failure?.reason == .readFailed)
+    let sameBytes = failed.bytes == cut.bytes
+    #expect(sameBytes, "\(failed.bytes.count) bytes against \(cut.bytes.count)")
+  }
+
+  /// Bytes after the last LZ4 frame that cannot start a frame are `corrupt`, however few; a
+  /// frame header cut short is `truncated`. liblz4 looks at the magic number only once it holds
+  /// 7 header bytes, so up to 6 bytes of garbage were called a truncated frame.
+  @Test func shortGarbageAfterAnLZ4FrameIsCorruptAndACutHeaderTruncated() throws {
+    let dir = TemporaryDirectory()
+    let frame = LZ4FrameCompressor.compress(Array("a\nb\n".utf8))
+    let corrupt: [[UInt8]] = [
+      [0x61], [0x61, 0x62, 0x63, 0x64], [0, 0, 0, 0], [0x04, 0x22, 0x4D, 0x19],
+      [0x61, 0x62, 0x63, 0x64, 0x65, 0x66], Array("abcdefgh".utf8),
+    ]
+    let truncated: [[UInt8]] = [
+      [0x04], [0x04, 0x22], [0x04, 0x22, 0x4D, 0x18], [0x04, 0x22, 0x4D, 0x18, 0x64, 0x40],
+      [0x5A, 0x2A], [0x5A, 0x2A, 0x4D, 0x18, 3],
+    ]
+    for (index, tail) in (corrupt + truncated).enumerated() {
+      let seen = collect(ChunkReader(paths: [dir.write("t\(index).lz4", frame + tail)]))
+      #expect(seen.texts == ["a", "b"], "\(tail)")
+      let expected: InputError.Reason = index < corrupt.count ? .corrupt : .truncated
+      #expect(seen.error?.reason == expected, "\(tail): \(String(describing: seen.error))")
+    }
+  }
+
+  /// Everything `decoder` yields, read `outputCapacity` bytes at a time, and the failure that
+  /// ended it, if any.
+  static func decodeAll(_ decoder: ByteDecoder, outputCapacity: Int = 1000) -> (
     bytes: [UInt8], failure: DecodeFailure?
   ) {
-    let decoder = GzipDecoder(file: try FileInput(path: path), inputCapacity: inputCapacity)
     var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 1000)
+    var buffer = [UInt8](repeating: 0, count: outputCapacity)
     while true {
       do {
         let count = try buffer.withUnsafeMutableBytes {
@@ -273,6 +332,14 @@ import Testing
         return (bytes, error as? DecodeFailure)
       }
     }
+  }
+
+  /// Everything `GzipDecoder` yields from `path`, reading `inputCapacity` compressed bytes at a
+  /// time, and the failure that ended it, if any.
+  static func decode(_ path: String, inputCapacity: Int) throws -> (
+    bytes: [UInt8], failure: DecodeFailure?
+  ) {
+    decodeAll(GzipDecoder(file: try FileInput(path: path), inputCapacity: inputCapacity))
   }
 
   /// `bytes` (under 64 KiB) as a zlib stream of one stored block (RFC 1950, 1951), with its
