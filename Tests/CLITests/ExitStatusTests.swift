@@ -334,8 +334,14 @@ extension CLITests {
       let over = try CLI.run([input, "--max-rejects", "10", "--vendors", "apns"])
       #expect(over.status == 3, "\(over.stderrText)")
       #expect(!over.stdout.isEmpty)
+      // The status says why on stderr, after the summary.
+      let lastLine = CLI.lines(over.stderrText).last ?? ""
+      let reason = " lines rejected, more than --max-rejects 10 allows (exit status 3)"
+      #expect(
+        lastLine.hasPrefix("push-transcode: ") && lastLine.hasSuffix(reason), "\(over.stderrText)")
       let within = try CLI.run([input, "--max-rejects", "100000", "--vendors", "apns"])
       #expect(within.status == 0, "\(within.stderrText)")
+      #expect(!within.stderrText.contains("--max-rejects"), "\(within.stderrText)")
       #expect(within.stdout == over.stdout)
     }
 

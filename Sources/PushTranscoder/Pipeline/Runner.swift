@@ -170,6 +170,16 @@ package enum Runner {
       ? result.stats.validationSummary(seconds: result.seconds, inputBytes: result.inputBytes)
       : result.stats.summary(seconds: result.seconds, inputBytes: result.inputBytes)
     if let fatal = result.fatal { summary += "\npush-transcode: error: " + fatal }
+    // Status 3 says why, next to the counts (the summary alone does not name the limit).
+    var overRejectLimit = false
+    if result.fatal == nil, !configuration.options.validateOnly,
+      let maxRejects = configuration.maxRejects, result.stats.rejectedLines > maxRejects
+    {
+      overRejectLimit = true
+      summary +=
+        "\npush-transcode: \(result.stats.rejectedLines) lines rejected, more than --max-rejects"
+        + " \(maxRejects) allows (exit status 3)"
+    }
     FileDescriptorWriter.writeAll(2, Array((summary + "\n").utf8))
     if let statsPath = configuration.statsPath {
       var writer = JSONWriter()
@@ -202,7 +212,7 @@ package enum Runner {
       report.status = ExitStatus.fatal
     } else if configuration.options.validateOnly {
       if result.stats.rejectedLines > 0 { report.status = ExitStatus.tooManyRejects }
-    } else if let maxRejects = configuration.maxRejects, result.stats.rejectedLines > maxRejects {
+    } else if overRejectLimit {
       report.status = ExitStatus.tooManyRejects
     }
     return report
