@@ -16,7 +16,7 @@ help:
 	@echo "make lint        swift format lint --strict (what CI checks)"
 	@echo "make format      swift format in place"
 	@echo "make fuzz        build and run the libFuzzer target (tokenizer, line pipeline) for FUZZ_SECONDS (600)"
-	@echo "make static      release build with static Swift runtime, zlib and liblz4 (for Spark executors)"
+	@echo "make static      release build with static Swift runtime, zlib, liblz4 and libdeflate (for Spark executors)"
 	@echo "make spark-test  the Apache Spark integration test (installs pyspark in a venv)"
 	@echo "make clean       remove .build, .build-* and out"
 
