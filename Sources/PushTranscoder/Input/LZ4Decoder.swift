@@ -18,7 +18,7 @@ final class LZ4Decoder: ByteDecoder {
   private let file: FileInput
   private var context: OpaquePointer?
   private let input: UnsafeMutableRawPointer
-  private let inputCapacity = 256 << 10
+  private let inputCapacity: Int
   private var inputStart = 0
   private var inputEnd = 0
   private var inputEnded = false
@@ -31,11 +31,15 @@ final class LZ4Decoder: ByteDecoder {
   /// The first bytes of the current frame, as far as they came (its magic number): liblz4
   /// checks the magic only once it holds 7 header bytes, so input that ends sooner is told
   /// apart here, as a frame cut short (`truncated`) or bytes that start no frame (`corrupt`).
-  private var frameMagic: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
+  /// Little-endian: the first byte in the low 8 bits.
+  private var frameMagic: UInt32 = 0
   private var frameMagicCount = 0
 
-  init(file: FileInput) {
+  /// A decoder of `file`; `inputCapacity` is the compressed bytes read at a time (tests make it
+  /// tiny, so that magic numbers and blocks straddle reads).
+  init(file: FileInput, inputCapacity: Int = 256 << 10) {
     self.file = file
+    self.inputCapacity = inputCapacity
     self.input = PageAlignedMemory.allocate(inputCapacity)
     let status = LZ4F_createDecompressionContext(&context, UInt32(LZ4F_VERSION))
     precondition(LZ4F_isError(status) == 0, "LZ4F_createDecompressionContext failed")
@@ -76,22 +80,21 @@ final class LZ4Decoder: ByteDecoder {
         let message = String(cString: LZ4F_getErrorName(hint))
         return try fail(DecodeFailure(reason: .corrupt, detail: message), produced)
       }
-      if frameMagicCount < 4 {
-        // Safe because the bytes kept are among the `inputSize` that liblz4 just took from
-        // `input[inputStart...]`, and at most 4 are kept.
-        withUnsafeMutableBytes(of: &frameMagic) { magic in
-          for offset in 0..<min(inputSize, 4 - frameMagicCount) {
-            magic[frameMagicCount + offset] = input.load(
-              fromByteOffset: inputStart + offset, as: UInt8.self)
-          }
-        }
-        frameMagicCount += min(inputSize, 4 - frameMagicCount)
+      var taken = 0
+      while frameMagicCount < 4 && taken < inputSize {
+        // Safe because the byte is among the `inputSize` that liblz4 just took from
+        // `input[inputStart...]`.
+        let byte = input.load(fromByteOffset: inputStart + taken, as: UInt8.self)
+        frameMagic |= UInt32(byte) << (8 * frameMagicCount)
+        frameMagicCount += 1
+        taken += 1
       }
       inputStart += inputSize
       produced += outputSize
       nextInputHint = hint == 0 ? 4 : hint
       if hint == 0 {
         insideFrame = false
+        frameMagic = 0
         frameMagicCount = 0
       } else if inputSize > 0 || outputSize > 0 {
         insideFrame = true
@@ -116,15 +119,10 @@ final class LZ4Decoder: ByteDecoder {
   /// True when the current frame's first bytes, as far as they came, begin an LZ4 frame's
   /// magic number (`04 22 4D 18`) or a skippable frame's (`50`–`5F`, then `2A 4D 18`).
   private func startsAFrame() -> Bool {
-    withUnsafeBytes(of: frameMagic) { magic in
-      let lz4: [UInt8] = [0x04, 0x22, 0x4D, 0x18]
-      let skippable: [UInt8] = [0x50, 0x2A, 0x4D, 0x18]
-      let isLZ4 = (0..<frameMagicCount).allSatisfy { magic[$0] == lz4[$0] }
-      let isSkippable = (0..<frameMagicCount).allSatisfy {
-        $0 == 0 ? magic[0] & 0xF0 == 0x50 : magic[$0] == skippable[$0]
-      }
-      return isLZ4 || isSkippable
-    }
+    let seen: UInt32 = frameMagicCount >= 4 ? ~0 : (1 << (8 * frameMagicCount)) - 1
+    let lz4: UInt32 = 0x184D_2204
+    let skippable: UInt32 = 0x184D_2A50  // the low 4 bits are free
+    return frameMagic & seen == lz4 & seen || frameMagic & seen & ~0xF == skippable & seen
   }
 
   /// Returns the bytes already produced and keeps the failure for the next call, or throws now.

@@ -307,10 +307,18 @@ import Testing
       [0x5A, 0x2A], [0x5A, 0x2A, 0x4D, 0x18, 3],
     ]
     for (index, tail) in (corrupt + truncated).enumerated() {
-      let seen = collect(ChunkReader(paths: [dir.write("t\(index).lz4", frame + tail)]))
+      let path = dir.write("t\(index).lz4", frame + tail)
+      let seen = collect(ChunkReader(paths: [path]))
       #expect(seen.texts == ["a", "b"], "\(tail)")
       let expected: InputError.Reason = index < corrupt.count ? .corrupt : .truncated
       #expect(seen.error?.reason == expected, "\(tail): \(String(describing: seen.error))")
+      // Whatever the reads, so that the magic number straddles them.
+      for inputCapacity in 1...8 {
+        let decoded = Self.decodeAll(
+          LZ4Decoder(file: try FileInput(path: path), inputCapacity: inputCapacity))
+        #expect(decoded.bytes == Array("a\nb\n".utf8), "\(tail), reads of \(inputCapacity)")
+        #expect(decoded.failure?.reason == expected, "\(tail), reads of \(inputCapacity)")
+      }
     }
   }
 
