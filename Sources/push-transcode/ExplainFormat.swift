@@ -86,6 +86,11 @@ enum ExplainFormat {
               ? "body (\(e.bodyScalars) scalars) cut to fit the budget, with \"…\""
               : "title and body fit")
         }
+        if !vendor.droppedFields.isEmpty {
+          facts.append(
+            "left out (not accepted by \(vendor.name)): "
+              + vendor.droppedFields.joined(separator: ", "))
+        }
         out += facts.joined(separator: "; ") + "\n"
         if let capped = vendor.capped {
           out +=
@@ -146,6 +151,7 @@ enum ExplainFormat {
           + "\"budget\":\(optional(v.budget)),\"title_cap\":\(optional(v.titleCap)),"
           + "\"body_cap\":\(optional(v.bodyCap)),\"title_cut\":\(v.titleCut),"
           + "\"body_cut\":\(v.bodyCut),"
+          + "\"dropped_fields\":[\(v.droppedFields.map(quote).joined(separator: ","))],"
           + (v.capped.map {
             "\"title\":\(quote($0.title)),\"cut_title\":\(quote($0.cutTitle)),"
               + "\"body\":\(quote($0.body)),\"cut_body\":\(quote($0.cutBody)),"

@@ -128,6 +128,35 @@ extension CLITests {
       #expect(!noColor.stdoutText.contains("\u{1B}["))
     }
 
+    /// A value a vendor does not accept is named where the vendor's payload is explained, in
+    /// the text and in the JSON; before, the payload just lacked it, with nothing saying why.
+    @Test func fieldsLeftOutAreNamedPerVendor() throws {
+      let input = Data(
+        (#"{"From_Account":"a","To_Account":"b","MsgBody":[{"MsgType":"TIMTextElem","#
+          + #""MsgContent":{"Text":"hi"}}],"OfflinePushInfo":{"BadgeSetNum":-1,"#
+          + #""AndroidInfo":{"HuaWeiCategory":"MISS_CALL"}}}"# + "\n").utf8)
+      let text = try CLI.run(["explain", "-", "--line", "1"], stdin: input)
+      #expect(text.status == 0)
+      let apns = text.stdoutLines.first { $0.hasPrefix("  apns: ") } ?? ""
+      #expect(apns.hasSuffix("; left out (not accepted by apns): badge"), "\(apns)")
+      let huawei = text.stdoutLines.first { $0.hasPrefix("  huawei: ") } ?? ""
+      #expect(huawei.hasSuffix("; left out (not accepted by huawei): set_num, category"))
+      let oppo = text.stdoutLines.first { $0.hasPrefix("  oppo: ") } ?? ""
+      #expect(!oppo.contains("left out"), "\(oppo)")
+      let json = try CLI.run(["explain", "-", "--line", "1", "--json"], stdin: input)
+      let entry = try #require(
+        try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]]
+      ).first
+      let vendors = try #require(entry?["vendors"] as? [[String: Any]])
+      var dropped: [String: [String]] = [:]
+      for vendor in vendors {
+        dropped[vendor["vendor"] as? String ?? ""] = vendor["dropped_fields"] as? [String]
+      }
+      #expect(dropped["apns"] == ["badge"])
+      #expect(dropped["huawei"] == ["set_num", "category"])
+      #expect(dropped["oppo"] == [])
+    }
+
     /// A blank line explains as blank, with no records.
     @Test func blankLineHasNoRecords() throws {
       let result = try CLI.run(["explain", "-", "--line", "1"], stdin: Data("  \n".utf8))

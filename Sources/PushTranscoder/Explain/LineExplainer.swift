@@ -36,6 +36,9 @@ package struct LineExplanation {
     package var titleCut = false
     /// The body was cut, to its cap or to fit the budget.
     package var bodyCut = false
+    /// The payload keys whose values the vendor does not accept, left out (SPEC 9 [4, 6.8]; the
+    /// stats' `dropped_fields`).
+    package var droppedFields: [String] = []
     /// The refusal's reason and detail.
     package var refusal: (reason: String, detail: String)?
     /// The payload JSON of the first record, when not refused.
@@ -315,6 +318,8 @@ package enum LineExplainer {
       result.payload = String(decoding: writer.buffer, as: UTF8.self)
       result.titleCut = effects.titleCut
       result.bodyCut = effects.bodyCut
+      result.droppedFields = DroppedField.allCases.filter { effects.dropped & $0.bit != 0 }.map(
+        \.name)
       if limits.titleScalars != nil || limits.bodyScalars != nil {
         var scratch = RenderEffects()
         let texts = first.cappedTexts(limits, context: context, effects: &scratch)
