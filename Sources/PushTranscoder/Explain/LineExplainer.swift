@@ -318,8 +318,9 @@ package enum LineExplainer {
       result.payload = String(decoding: writer.buffer, as: UTF8.self)
       result.titleCut = effects.titleCut
       result.bodyCut = effects.bodyCut
-      result.droppedFields = DroppedField.allCases.filter { effects.dropped & $0.bit != 0 }.map(
-        \.name)
+      result.droppedFields = DroppedField.allCases.compactMap {
+        effects.dropped & $0.bit != 0 ? $0.name : nil
+      }
       if limits.titleScalars != nil || limits.bodyScalars != nil {
         var scratch = RenderEffects()
         let texts = first.cappedTexts(limits, context: context, effects: &scratch)
