@@ -174,7 +174,7 @@ final class GzipDecoder: ByteDecoder {
       let start = buffer + produced
       // Safe because produced < capacity and room <= capacity - produced: zlib writes inside
       // the caller's buffer.
-      stream.pointee.next_out = (buffer + produced).assumingMemoryBound(to: Bytef.self)
+      stream.pointee.next_out = start.assumingMemoryBound(to: Bytef.self)
       stream.pointee.avail_out = room
       let status = inflate(stream, Z_NO_FLUSH)
       let written = Int(room - stream.pointee.avail_out)

@@ -123,17 +123,6 @@ import Testing
   /// full disk) wrote the outputs after it, with a hole where the failed one belonged.
   @Test(arguments: [(1, true), (2, true), (1, false), (2, false)])
   func aStoppedRunReleasesAWorkerWaitingWithASegment(threads: Int, closes: Bool) {
-    final class FailingSink: RecordSink, @unchecked Sendable {
-      // Unchecked: called from the writer only.
-      let closes: Bool
-      var calls = 0
-      init(closes: Bool) { self.closes = closes }
-      func consume(_ output: borrowing ChunkOutput) throws {
-        calls += 1
-        if calls == 3 { throw closes ? SinkError.closedOutput : SinkError.io("write failed") }
-      }
-      func finish(stats: RunStats, seconds: Double, inputBytes: Int) throws {}
-    }
     var options = TranscodeOptions()
     options.segmentBytes = 1
     let storage = Self.lines.map { Array($0.utf8) }
@@ -141,7 +130,7 @@ import Testing
       IndexedLinesTests.Lines(storage: Array(storage[$0..<min($0 + 7, storage.count)]))
     }
     let next = OneThreadPipelineTests.Counter()
-    let sink = FailingSink(closes: closes)
+    let sink = PipelineFailureTests.FailingSink(failAt: 3, closes: closes)
     let result = Pipeline(threads: threads, cores: 2).run(
       options: options, directory: Self.groups, sink: sink
     ) {
