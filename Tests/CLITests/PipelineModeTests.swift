@@ -94,6 +94,59 @@ extension CLITests {
       #expect(try dir.read("first.txt").count == 100)
     }
 
+    /// A stdin and a stdout in non-blocking mode (the mode belongs to the open pipe: a parent
+    /// that made its pipes non-blocking passes them on so) are read and written as blocking
+    /// ones: the run finds its stdin empty between two writes and its stdout full while the
+    /// reader sleeps, and waits both times. It ended with status 1 at the first `EAGAIN`
+    /// ("Resource temporarily unavailable"), its output cut short.
+    @Test func nonBlockingStdinAndStdoutAreWaitedFor() throws {
+      let input = try Corpus.valid
+      let script = """
+        import fcntl, os, subprocess, sys, threading, time
+        binary, corpus = sys.argv[1], sys.argv[2]
+        data = open(corpus, 'rb').read()
+        cut = data.rindex(b'\\n', 0, len(data) // 2) + 1
+        in_r, in_w = os.pipe()
+        out_r, out_w = os.pipe()
+        for fd in (in_r, out_w):
+            fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_NONBLOCK)
+        run = subprocess.Popen([binary, '-', '-o', '-'], stdin=in_r, stdout=out_w,
+                               stderr=subprocess.PIPE)
+        os.close(in_r)
+        os.close(out_w)
+        def feed():
+            try:
+                with os.fdopen(in_w, 'wb') as f:
+                    f.write(data[:cut])
+                    f.flush()
+                    time.sleep(0.3)  # the run finds its stdin empty
+                    f.write(data[cut:])
+            except BrokenPipeError:
+                pass
+        feeder = threading.Thread(target=feed)
+        feeder.start()
+        time.sleep(0.5)  # the run finds its stdout full
+        out = bytearray()
+        while True:
+            piece = os.read(out_r, 1 << 16)
+            if not piece:
+                break
+            out += piece
+        feeder.join()
+        sys.stderr.buffer.write(run.stderr.read())
+        sys.stdout.buffer.write(out)
+        sys.exit(run.wait())
+        """
+      let result = try CLI.python(script, [CLI.binary, input])
+      #expect(result.status == 0, "\(result.stderrText)")
+      #expect(result.stderrText.contains(" lines: "), "\(result.stderrText)")
+      let blocking = try CLI.run(["-"], stdinFile: input)
+      #expect(blocking.status == 0)
+      #expect(blocking.stdout.count > 1 << 20)
+      let same = result.stdout == blocking.stdout
+      #expect(same, "\(result.stdout.count) bytes, \(blocking.stdout.count) from a blocking stdin")
+    }
+
     /// The brief's own pipeline, with bash's pipefail when bash is there.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash")))
     func headOneWithPipefailExitsZero() throws {

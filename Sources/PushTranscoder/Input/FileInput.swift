@@ -84,8 +84,15 @@ final class FileInput {
         if n > 0, let onRead { onRead(n) }
         return n
       }
-      if errno == EINTR { continue }
-      throw DecodeFailure(reason: .readFailed, detail: String(cString: strerror(errno)))
+      var code = errno
+      if code == EINTR { continue }
+      // A non-blocking descriptor (the mode belongs to the open pipe or terminal, shared with
+      // whoever set it) with nothing to read yet is waited for, as a blocking one would be.
+      if code == EAGAIN || code == EWOULDBLOCK {
+        guard let failure = DescriptorReadiness.wait(fd, for: Int16(POLLIN)) else { continue }
+        code = failure
+      }
+      throw DecodeFailure(reason: .readFailed, detail: String(cString: strerror(code)))
     }
   }
 

@@ -24,10 +24,10 @@ package final class LZ4FrameCompressor: @unchecked Sendable {
   /// Bytes of the current block liblz4 holds in its own buffer. liblz4 compresses a block
   /// straight from the caller's memory when handed a whole one while its buffer is empty, and
   /// from its buffer otherwise; with linked blocks the two paths can pick different matches, so
-  /// the frame's bytes depended on where the caller's pieces began and ended (the stream's
-  /// chunks, so on `--chunk-bytes`; SPEC 7). Every block now takes the second path: a block's
-  /// first piece is at most one byte short of a whole block, so liblz4 always gathers the block
-  /// in its buffer (the copy it made for most blocks before) and compresses it from there.
+  /// the frame's bytes would depend on where the caller's pieces begin and end (the stream's
+  /// chunks, so on `--chunk-bytes`; SPEC 7). Every block takes the second path: a block's first
+  /// piece is at most one byte short of a whole block, so liblz4 always gathers the block in its
+  /// buffer and compresses it from there.
   private var held = 0
   private var started = false
   private var finished = false

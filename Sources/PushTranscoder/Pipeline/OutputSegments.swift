@@ -2,10 +2,10 @@
 /// they pass `TranscodeOptions.segmentBytes`.
 ///
 /// Why: records are not bounded by their line. apns writes one record per recipient, so a line
-/// of a few megabytes naming a million recipients makes gigabytes of records, and a chunk's
-/// records used to stay in memory until its last line was done: such a line took memory in
-/// proportion to its records, and in batch mode crashed past 4 GiB. Handed over in segments,
-/// they take memory in proportion to the segment size, whatever the line makes.
+/// of a few megabytes naming a million recipients makes gigabytes of records. Kept until the
+/// chunk's last line is done, a chunk's records would take memory in proportion to what its
+/// lines make (in batch mode, past 4 GiB, a crash). Handed over in segments, they take memory
+/// in proportion to the segment size, whatever the line makes.
 ///
 /// The writer takes a chunk's segments in order, then the chunk's last output (the one with its
 /// stats), then the next chunk's; `deliver` returns once the writer has taken the segment, so a

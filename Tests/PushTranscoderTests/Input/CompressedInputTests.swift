@@ -254,18 +254,18 @@ import Testing
     }
   }
 
-  /// A read of the compressed input that fails (EAGAIN here; an I/O error on a disk or a
-  /// network file system) after the decoder produced bytes in the same call: those bytes come
-  /// first, then the failure, as for a truncated or corrupt stream. The decoders threw at once,
-  /// and the lines decoded in that call were lost (all of them, when one call decoded every
-  /// block read so far).
+  /// A read of the compressed input that fails (a reset connection here; an I/O error on a
+  /// disk or a network file system) after the decoder produced bytes in the same call: those
+  /// bytes come first, then the failure, as for a truncated or corrupt stream. The decoders
+  /// threw at once, and the lines decoded in that call were lost (all of them, when one call
+  /// decoded every block read so far).
   @Test(arguments: ["gzip", "lz4"])
   func aFailedReadDeliversWhatWasDecodedBeforeIt(format: String) throws {
     let content = Array((sampleLines(40000, seed: 7).joined(separator: "\n") + "\n").utf8)
     let compressed =
       format == "gzip"
       ? GzipFileCompressor.compress(content, level: 1) : LZ4FrameCompressor.compress(content)
-    // Less than a pipe holds, more than a few blocks' worth.
+    // Less than a socket's receive buffer holds, more than a few blocks' worth.
     let prefix = Array(compressed.prefix(48 << 10))
     #expect(prefix.count < compressed.count)
     func decoder(_ file: FileInput) -> ByteDecoder {
@@ -277,16 +277,10 @@ import Testing
       decoder(try FileInput(path: dir.write("cut", prefix))), outputCapacity: 1 << 20)
     #expect(cut.failure?.reason == .truncated)
     #expect(!cut.bytes.isEmpty)
-    // The same bytes in a pipe that stays open and does not block: the read after them fails.
-    var ends: [Int32] = [0, 0]
-    #expect(pipe(&ends) == 0)
-    defer {
-      close(ends[0])
-      close(ends[1])
-    }
-    #expect(fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK) == 0)
-    #expect(prefix.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } == prefix.count)
-    let failed = Self.decodeAll(decoder(FileInput(descriptor: ends[0])), outputCapacity: 1 << 20)
+    // The same bytes from a connection the peer then resets: the read after them fails.
+    let connection = try ResetConnection(holding: prefix)
+    let failed = Self.decodeAll(
+      decoder(FileInput(descriptor: connection.descriptor)), outputCapacity: 1 << 20)
     #expect(failed.failure?.reason == .readFailed)
     let sameBytes = failed.bytes == cut.bytes
     #expect(sameBytes, "\(failed.bytes.count) bytes against \(cut.bytes.count)")
