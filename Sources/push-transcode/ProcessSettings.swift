@@ -7,6 +7,7 @@ import Glibc
 enum ProcessSettings {
   /// Applies every setting; called once, first thing in `main`.
   static func apply() {
+    holdClosedStandardDescriptors()
     // Chunk and output buffers are megabytes each and are allocated on whichever Dispatch
     // thread runs a worker; glibc would otherwise cache freed ones per thread arena, and the
     // resident memory would grow with the input. Allocations of 1 MiB and more then use
@@ -19,5 +20,21 @@ enum ProcessSettings {
     // Past a file-size limit (`ulimit -f`) write(2) fails with EFBIG, which becomes a clear
     // fatal error instead of a silent death by SIGXFSZ.
     signal(SIGXFSZ, SIG_IGN)
+  }
+
+  /// Puts `/dev/null` on each of descriptors 0, 1 and 2 the parent left closed (`>&-`), opened
+  /// so that using it fails as using a closed one does (`EBADF`: stdin write-only, stdout and
+  /// stderr read-only). Left free, the number would go to the first file the run opens, and the
+  /// record stream or the summary would be written into it (into the `--rejects` file, say).
+  static func holdClosedStandardDescriptors() {
+    for (fd, access) in [(Int32(0), O_WRONLY), (1, O_RDONLY), (2, O_RDONLY)] {
+      guard fcntl(fd, F_GETFD) == -1, errno == EBADF else { continue }
+      // The lowest free number: `fd` itself, as the lower ones are open by now.
+      let held = open("/dev/null", access)
+      if held >= 0 && held != fd {
+        _ = dup2(held, fd)
+        _ = close(held)
+      }
+    }
   }
 }

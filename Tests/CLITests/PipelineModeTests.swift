@@ -147,6 +147,27 @@ extension CLITests {
       #expect(same, "\(result.stdout.count) bytes, \(blocking.stdout.count) from a blocking stdin")
     }
 
+    /// A stdout or stderr the parent closed (`>&-`) is not handed to the first file the run
+    /// opens: writing to it fails as to a closed descriptor. With stdout closed, the record
+    /// stream went into the `--rejects` file (opened first when the input is stdin), status 0.
+    /// With stderr closed the file took number 2 too; the summary missed it only because the
+    /// file is closed before the summary is written.
+    @Test func closedStdoutOrStderrIsNotReusedForAFile() throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let input = try Corpus.small
+      let closedStdout = try CLI.sh(
+        "\"$BIN\" - -o - --rejects out.ndjson < '\(input)' >&-", in: dir.url)
+      #expect(closedStdout.status == 1)
+      #expect(closedStdout.stderrText.contains("cannot write to stdout: Bad file descriptor"))
+      #expect(try dir.read("out.ndjson").isEmpty)
+      let closedStderr = try CLI.sh(
+        "\"$BIN\" - -o - --rejects err.ndjson < '\(input)' 2>&-", in: dir.url)
+      #expect(closedStderr.status == 0)
+      #expect(!closedStderr.stdout.isEmpty)
+      #expect(try dir.read("err.ndjson").isEmpty)
+    }
+
     /// The brief's own pipeline, with bash's pipefail when bash is there.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash")))
     func headOneWithPipefailExitsZero() throws {
