@@ -271,6 +271,36 @@ extension CLITests {
       }
     }
 
+    /// Many more workers than cores (`--threads 64`) and many small batches: the flushes keep
+    /// up, and the directory equals a two-thread run's. Compression jobs waiting for a flush
+    /// slot held every pooled thread the flushes needed, and the run advanced by one thread
+    /// libdispatch added a second: 47 s instead of 0.2 on this corpus (1.3 s for the debug
+    /// build), so the watchdog (`timeout 20`, status 124) tells a stalled run from a slow one.
+    @Test func manyMoreThreadsThanCoresDoNotStallTheFlushes() throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let input = try Corpus.valid
+      let many = try CLI.sh(
+        "timeout 20 \"$BIN\" '\(input)' -o many --threads 64 --batch-records 20", in: dir.url)
+      #expect(many.status == 0, "status \(many.status): \(many.stderrText)")
+      let two = try CLI.run(
+        [input, "-o", dir.file("two"), "--threads", "2", "--batch-records", "20"])
+      #expect(two.status == 0, "\(two.stderrText)")
+      let manager = FileManager.default
+      for vendor in ["apns", "vivo"] {
+        let names = try manager.contentsOfDirectory(atPath: dir.file("two/" + vendor)).sorted()
+        #expect(names.count > 16)
+        #expect(
+          try manager.contentsOfDirectory(atPath: dir.file("many/" + vendor)).sorted() == names)
+        for name in names {
+          let path = vendor + "/" + name
+          #expect(
+            try Data(contentsOf: URL(fileURLWithPath: dir.file("many/" + path)))
+              == Data(contentsOf: URL(fileURLWithPath: dir.file("two/" + path))), "\(path)")
+        }
+      }
+    }
+
     /// SIGKILL mid-run: no manifest, and no file under a final `batch-*` name is incomplete.
     /// The run reads its input from a pipe the test never closes, so it is still running when
     /// it is killed, on an event (its first, eighth, thirtieth batch under its final name) and

@@ -102,11 +102,21 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
   private let jobs = DispatchGroup()
   private let jobSlots: DispatchSemaphore
   private let queue = DispatchQueue(label: "push-transcode.compress", attributes: .concurrent)
-  /// Where written batch files wait for their flush to stable storage (`complete`).
-  private let syncQueue = DispatchQueue(label: "push-transcode.sync", attributes: .concurrent)
   /// The most batch files waiting for their flush at once (each holds its file open).
   static let syncsInFlight = 16
   private let syncSlots = DispatchSemaphore.permits(BatchSink.syncsInFlight)
+  /// Where written batch files wait for their flush to stable storage (`complete`): serial
+  /// queues, taken in turn, not one concurrent queue. libdispatch gives a serial queue a thread
+  /// of its own when it has work, while concurrent queues share a pool about as wide as the
+  /// cores; a compression job that waits for a flush slot holds a pool thread, so with the
+  /// flushes in that pool too, once more compression jobs than pool threads waited (`--threads`
+  /// above about 16), no thread was left to run a flush until libdispatch's monitor added one,
+  /// about a second apart (a 20 MB run with `--threads 32` took 16 s instead of 0.4).
+  private let syncQueues = (0..<BatchSink.syncsInFlight).map {
+    DispatchQueue(label: "push-transcode.sync.\($0)")
+  }
+  // Safe because it is read and written under `lock` only (`nextSyncQueue()`).
+  @exclusivity(unchecked) private var syncTurn = 0
   /// `--threads 1`: batches are compressed and written on the writer thread, the run's one
   /// thread, not beside it.
   private let inline: Bool
@@ -452,7 +462,7 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
   /// Completes a written batch file: flushed before its final name exists, renamed to it, and
   /// its entry handed to the manifest.
   ///
-  /// A flush waits for the disk, not for a core: it runs on `syncQueue`, so the compression job
+  /// A flush waits for the disk, not for a core: it runs on `syncQueues`, so the compression job
   /// that wrote the file hands back its slot, and the next batch is compressed meanwhile (with
   /// `--threads 1`, instead of the run's one thread waiting). Up to `syncsInFlight` flushes wait
   /// at once, each holding its file open; several in flight also share the file system's
@@ -475,7 +485,15 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
           first: label.first, last: label.last))
     }
     guard sync else { return try finish() }
-    schedule(on: syncQueue, slots: syncSlots, inline: false, finish)
+    schedule(on: nextSyncQueue(), slots: syncSlots, inline: false, finish)
+  }
+
+  /// The flush queue whose turn it is (compression jobs on several threads ask).
+  private func nextSyncQueue() -> DispatchQueue {
+    lock.lock()
+    defer { lock.unlock() }
+    syncTurn = (syncTurn + 1) % syncQueues.count
+    return syncQueues[syncTurn]
   }
 
   private func rename(
