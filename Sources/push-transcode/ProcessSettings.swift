@@ -8,6 +8,7 @@ enum ProcessSettings {
   /// Applies every setting; called once, first thing in `main`.
   static func apply() {
     holdClosedStandardDescriptors()
+    raiseOpenFileLimit()
     // Chunk and output buffers are megabytes each and are allocated on whichever Dispatch
     // thread runs a worker; glibc would otherwise cache freed ones per thread arena, and the
     // resident memory would grow with the input. Allocations of 1 MiB and more then use
@@ -20,6 +21,20 @@ enum ProcessSettings {
     // Past a file-size limit (`ulimit -f`) write(2) fails with EFBIG, which becomes a clear
     // fatal error instead of a silent death by SIGXFSZ.
     signal(SIGXFSZ, SIG_IGN)
+  }
+
+  /// Raises the soft limit on open files to the hard one. A batch run holds about 45 descriptors
+  /// at once (the directory and nine vendor folders, up to 16 batch files waiting for their
+  /// flush, the rejects, lock and input files, libdispatch's own): under a low soft limit
+  /// (`ulimit -n 20`) it failed with "Too many open files", or libdispatch, setting up its event
+  /// loop after the run's files, trapped (status 132, no message). The soft limit is a default
+  /// for programs that do not ask; a process may raise it to the hard limit, as Go's runtime does.
+  static func raiseOpenFileLimit() {
+    var limit = rlimit()
+    let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+    limit.rlim_cur = limit.rlim_max
+    _ = setrlimit(resource, &limit)
   }
 
   /// Puts `/dev/null` on each of descriptors 0, 1 and 2 the parent left closed (`>&-`), opened

@@ -301,6 +301,30 @@ extension CLITests {
       }
     }
 
+    /// A low soft limit on open files (`ulimit -Sn 20`) does not fail a nine-vendor batch run:
+    /// the run raises it to the hard limit. It ended with "Too many open files" (status 1) or a
+    /// trap in libdispatch (status 132).
+    @Test func aLowSoftLimitOnOpenFilesIsRaised() throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let input = try Corpus.valid
+      let limited = try CLI.sh(
+        "ulimit -Sn 20 && \"$BIN\" '\(input)' -o low --threads 2 --compress lz4 --batch-records 50",
+        in: dir.url)
+      #expect(limited.status == 0, "status \(limited.status): \(limited.stderrText)")
+      let plain = try CLI.run(
+        [
+          input, "-o", dir.file("plain"), "--threads", "2", "--compress", "lz4",
+          "--batch-records", "50",
+        ])
+      #expect(plain.status == 0)
+      let names = try FileManager.default.contentsOfDirectory(atPath: dir.file("plain/oppo"))
+      #expect(names.count > 16)
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: dir.file("low/oppo")).sorted()
+          == names.sorted())
+    }
+
     /// SIGKILL mid-run: no manifest, and no file under a final `batch-*` name is incomplete.
     /// The run reads its input from a pipe the test never closes, so it is still running when
     /// it is killed, on an event (its first, eighth, thirtieth batch under its final name) and
