@@ -168,6 +168,37 @@ extension CLITests {
       #expect(try dir.read("err.ndjson").isEmpty)
     }
 
+    /// `--rejects /dev/stdout` or `--stats /dev/stderr` into a job's log (`>> job.log`) add to
+    /// the log: they are written through the descriptor, not opened anew with `O_TRUNC`, which
+    /// emptied the log (and, with `2>&1`, wrote over the summary).
+    @Test func outputsNamingStdoutOrStderrAddToTheJobLog() throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let input = try Corpus.smallMalformed
+      let rejects = try CLI.sh(
+        """
+        printf 'yesterday\\n' > job.log
+        "$BIN" '\(input)' -o out --rejects /dev/stdout >> job.log 2>> job.log
+        """, in: dir.url)
+      #expect(rejects.status == 0, "\(rejects.stderrText)")
+      let log = CLI.lines(String(decoding: try dir.read("job.log"), as: UTF8.self))
+      #expect(log.first == "yesterday")
+      #expect(log.dropFirst().dropLast().allSatisfy { $0.contains("\"vendor\":\"reject\"") })
+      #expect(log.count > 3)
+      #expect(log.last?.hasPrefix("push-transcode: ") == true)
+      let stats = try CLI.sh(
+        """
+        printf 'yesterday\\n' > err.log
+        "$BIN" '\(input)' -o - --stats /dev/stderr > /dev/null 2>> err.log
+        """, in: dir.url)
+      #expect(stats.status == 0, "\(stats.stderrText)")
+      let errLog = CLI.lines(String(decoding: try dir.read("err.log"), as: UTF8.self))
+      #expect(errLog.count == 3)
+      #expect(errLog.first == "yesterday")
+      #expect(errLog.dropFirst().first?.hasPrefix("push-transcode: ") == true)
+      #expect(errLog.last?.hasPrefix("{\"lines\":") == true)
+    }
+
     /// The brief's own pipeline, with bash's pipefail when bash is there.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash")))
     func headOneWithPipefailExitsZero() throws {

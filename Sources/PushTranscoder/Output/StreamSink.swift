@@ -68,12 +68,42 @@ package final class BufferedFile {
   /// The size the file had when opened: 0 for a created (truncated) file; `Int.max` for an
   /// overwritten one whose size `fstat` could not tell, so that `close()` cuts it anyway.
   private var oldSize = 0
+  /// True when the file is written through a copy of stdout or stderr (`init(creating:)`):
+  /// never cut, never synced (a pipe or terminal cannot be), only closed.
+  private var sharesStandardDescriptor = false
 
   /// Creates the file at `path`, or empties it when it exists.
+  ///
+  /// A path to the file stdout or stderr is open on (`/dev/stdout`, `/dev/stderr`, or the
+  /// log a job appends both to) is written through a copy of that descriptor instead, at its
+  /// offset and with its flags, as a shell does for `> /dev/stderr`: opened anew with `O_TRUNC`
+  /// it would empty the job's log (`>> job.log`), and write over what the run wrote before.
   package init(creating path: String) throws {
     self.path = path
+    if let standard = Self.standardDescriptor(openOn: path) {
+      fd = fcntl(standard, F_DUPFD_CLOEXEC, 3)
+      if fd < 0 { throw SinkError.io("cannot write \(path): \(String(cString: strerror(errno)))") }
+      sharesStandardDescriptor = true
+      return
+    }
     fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     if fd < 0 { throw SinkError.io("cannot create \(path): \(String(cString: strerror(errno)))") }
+  }
+
+  /// 1 or 2 when that descriptor is open on the file at `path` (same device and inode), else
+  /// nil (also when `path` does not exist yet).
+  private static func standardDescriptor(openOn path: String) -> Int32? {
+    var named = stat()
+    guard stat(path, &named) == 0 else { return nil }
+    for descriptor: Int32 in [1, 2] {
+      var open = stat()
+      if fstat(descriptor, &open) == 0 && open.st_dev == named.st_dev
+        && open.st_ino == named.st_ino
+      {
+        return descriptor
+      }
+    }
+    return nil
   }
 
   /// Opens an existing file to write over it from its start, without truncating it first;
@@ -126,8 +156,8 @@ package final class BufferedFile {
   /// (`fdatasync`), so a name given to it later never names blocks that a power cut could lose.
   func close(syncingData: Bool) throws {
     guard fd >= 0 else { return }
-    try cutAtWrittenLength()
-    if syncingData && fdatasync(fd) != 0 {
+    if !sharesStandardDescriptor { try cutAtWrittenLength() }
+    if syncingData && !sharesStandardDescriptor && fdatasync(fd) != 0 {
       throw SinkError.io("cannot sync \(path): \(String(cString: strerror(errno)))")
     }
     let result = Glibc.close(fd)
