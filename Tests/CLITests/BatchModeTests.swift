@@ -325,6 +325,37 @@ extension CLITests {
           == names.sorted())
     }
 
+    /// A `--stats` or `--report` file that cannot be written (`/dev/full` here, a full disk in
+    /// life) fails the run before its manifest: the directory is visibly incomplete, as status 1
+    /// says. The files were written after the manifest, leaving a complete directory behind a
+    /// failed run.
+    @Test(arguments: ["--stats", "--report"])
+    func aRunFileThatCannotBeWrittenLeavesNoManifest(option: String) throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let input = try Corpus.small
+      let run = try CLI.run([input, "-o", dir.file("out"), option, "/dev/full"])
+      #expect(run.status == 1)
+      #expect(run.stderrText.contains("/dev/full: No space left on device"), "\(run.stderrText)")
+      #expect(!FileManager.default.fileExists(atPath: dir.file("out/manifest.json")))
+      #expect(FileManager.default.fileExists(atPath: dir.file("out/apns")))
+    }
+
+    /// Standard input closed (`<&-`) or a directory (`< /`) fails the run before `-o DIR` is
+    /// made, as a named input that cannot be read does: the rerun needs no `--force`. The first
+    /// read failed after `DIR` held its lock file and an empty `rejects.ndjson`.
+    @Test(arguments: ["<&-", "< /"])
+    func anUnreadableStdinFailsBeforeTheDirectoryIsMade(redirection: String) throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let run = try CLI.sh("\"$BIN\" -o out \(redirection)", in: dir.url)
+      #expect(run.status == 1)
+      let expected =
+        redirection == "<&-" ? "standard input is closed (Bad file descriptor)" : "Is a directory"
+      #expect(run.stderrText.contains("-: cannot open: " + expected), "\(run.stderrText)")
+      #expect(!FileManager.default.fileExists(atPath: dir.file("out")))
+    }
+
     /// SIGKILL mid-run: no manifest, and no file under a final `batch-*` name is incomplete.
     /// The run reads its input from a pipe the test never closes, so it is still running when
     /// it is killed, on an event (its first, eighth, thirtieth batch under its final name) and

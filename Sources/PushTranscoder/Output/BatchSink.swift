@@ -253,8 +253,11 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
   }
 
   /// Writes the open batches and the rejects file, waits for every job, then the manifest.
-  package func finish(stats: RunStats, seconds: Double, inputBytes: Int) throws {
+  package func finish(
+    stats: RunStats, seconds: Double, inputBytes: Int, beforeCommit: () throws -> Void
+  ) throws {
     try writeEverythingConsumed()
+    try beforeCommit()
     try writeManifest(stats: stats, seconds: seconds, inputBytes: inputBytes)
     outputLock.release()
   }

@@ -2,8 +2,13 @@
 package protocol RecordSink: AnyObject {
   /// Consumes one chunk's output, in input order. Throws `SinkError` to stop the run.
   func consume(_ output: borrowing ChunkOutput) throws
-  /// Called once after the last chunk (not after a fatal input error).
-  func finish(stats: RunStats, seconds: Double, inputBytes: Int) throws
+  /// Called once after the last chunk (not after a fatal input error). `beforeCommit` runs once
+  /// every record is written and before the run is declared complete (`manifest.json` in batch
+  /// mode): the files that describe the run (`--stats`, `--report`) are written there, so that
+  /// failing to write them leaves the run visibly incomplete, as its status 1 says.
+  func finish(
+    stats: RunStats, seconds: Double, inputBytes: Int, beforeCommit: () throws -> Void
+  ) throws
   /// Called instead of `finish` after a fatal input error, once the output of every line before
   /// it is consumed: make that output usable without declaring the run complete.
   func finishAfterInputError() throws

@@ -35,19 +35,27 @@ package final class StreamSink: RecordSink {
     }
   }
 
-  /// Ends the compressed stream, if any, and closes the rejects file.
-  package func finish(stats: RunStats, seconds: Double, inputBytes: Int) throws {
+  /// Ends the compressed stream, if any, closes the rejects file, then runs `beforeCommit`
+  /// (a stream has no commit of its own).
+  package func finish(
+    stats: RunStats, seconds: Double, inputBytes: Int, beforeCommit: () throws -> Void
+  ) throws {
+    try endStream()
+    try beforeCommit()
+  }
+
+  /// Ends a compressed stream properly, so the records written before the fault can be read.
+  package func finishAfterInputError() throws {
+    try endStream()
+  }
+
+  private func endStream() throws {
     if compressor != nil {
       compressed.removeAll(keepingCapacity: true)
       try compressor!.finish(to: &compressed)
       try compressed.withUnsafeBufferPointer { try emit($0) }
     }
     try rejectsFile?.close()
-  }
-
-  /// Ends a compressed stream properly, so the records written before the fault can be read.
-  package func finishAfterInputError() throws {
-    try finish(stats: RunStats(), seconds: 0, inputBytes: 0)
   }
 
   private func emit(_ bytes: UnsafeBufferPointer<UInt8>) throws {

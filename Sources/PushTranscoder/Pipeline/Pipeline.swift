@@ -56,6 +56,7 @@ package final class Pipeline: Sendable {
   package func run(
     options: TranscodeOptions, directory: NameDirectory, sink: RecordSink,
     initialStats: RunStats = RunStats(), progress: Progress? = nil,
+    beforeCommit: (RunResult) throws -> Void = { _ in },
     nextItem: @escaping @Sendable () throws -> WorkItem?
   ) -> RunResult {
     let start = DispatchTime.now()
@@ -66,7 +67,7 @@ package final class Pipeline: Sendable {
       runParallel(options: options, directory: directory, writer: writer, nextItem: nextItem)
     }
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-    return writer.finish(seconds: seconds)
+    return writer.finish(seconds: seconds, beforeCommit: beforeCommit)
   }
 
   /// `run` on the calling thread alone.

@@ -15,10 +15,11 @@ import SystemPackage
 enum RunPreflight {
   /// Why one of `configuration`'s files cannot be used, phrased as the failure to open it would
   /// be (`a.ndjson: cannot open: No such file or directory`, `cannot create x/stats.json: ...`),
-  /// or nil. Inputs first, in the order they are read; `-` (stdin) is not checked.
+  /// or nil. Inputs first, in the order they are read; `-` (stdin) only for being closed or a
+  /// directory (`-o DIR <&-`), which would fail its first read after `DIR` was made.
   static func problem(in configuration: RunConfiguration) -> String? {
-    for path in configuration.directories + configuration.inputs where path != "-" {
-      if let reason = reasonCannotRead(path) {
+    for path in configuration.directories + configuration.inputs {
+      if let reason = path == "-" ? reasonCannotReadStandardInput() : reasonCannotRead(path) {
         return "\(path): \(InputError.Reason.cannotOpen.rawValue): \(reason)"
       }
     }
@@ -33,6 +34,20 @@ enum RunPreflight {
       if let reason = reasonCannotCreate(path, runDirectory: runDirectory) {
         return "cannot create \(path): \(reason)"
       }
+    }
+    return nil
+  }
+
+  /// Why standard input cannot be read, or nil: closed (or held write-only in its place by
+  /// the command, `ProcessSettings`), or a directory (`< /tmp`).
+  private static func reasonCannotReadStandardInput() -> String? {
+    let flags = fcntl(0, F_GETFL)
+    if flags < 0 || flags & O_ACCMODE == O_WRONLY {
+      return "standard input is closed (\(String(cString: strerror(EBADF))))"
+    }
+    var status = stat()
+    if fstat(0, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR {
+      return String(cString: strerror(EISDIR))
     }
     return nil
   }

@@ -159,10 +159,18 @@ package enum Runner {
     }
     let progress = showProgress ? Progress(totalBytes: reader.totalBytes) : nil
     let pipeline = Pipeline(threads: configuration.threads)
+    // A complete run's stats and report are written before it is declared complete: a failure
+    // to write them (a full disk) leaves a batch directory without its manifest, as its status
+    // 1 says, not a complete one. A run that stopped early writes them after (below).
+    var runFilesTried = false
     let result = pipeline.run(
       options: options, directory: directory, sink: sink,
-      initialStats: directoryOutput.stats, progress: progress
-    ) { try reader.next() }
+      initialStats: directoryOutput.stats, progress: progress,
+      beforeCommit: {
+        runFilesTried = true
+        try writeRunFiles($0, configuration)
+      },
+      nextItem: { try reader.next() })
 
     if result.closedOutput { return RunOutcome(status: ExitStatus.done) }
     var summary =
@@ -181,29 +189,10 @@ package enum Runner {
         + " \(maxRejects) allows (exit status 3)"
     }
     FileDescriptorWriter.writeAll(2, Array((summary + "\n").utf8))
-    if let statsPath = configuration.statsPath {
-      var writer = JSONWriter()
-      result.stats.writeJSON(into: &writer)
-      writer.byte(ASCII.newline)
-      do {
-        let file = try BufferedFile(creating: statsPath)
-        try file.write(writer.bytes)
-        try file.close()
-      } catch {
-        return fail(SinkError.describe(error))
-      }
-    }
-    if let reportPath = configuration.reportPath {
-      let page = RunReport.html(
-        stats: result.stats, vendors: configuration.options.vendors,
-        timing: RunReport.Timing(
-          seconds: result.seconds, inputBytes: result.inputBytes,
-          outputBytes: result.outputBytes))
-      do {
-        let file = try BufferedFile(creating: reportPath)
-        try file.write(Array(page.utf8))
-        try file.close()
-      } catch {
+    // A run that stopped early (a fatal input error, a failed output): its stats and report
+    // account for the lines before the fault.
+    if !runFilesTried {
+      do { try writeRunFiles(result, configuration) } catch {
         return fail(SinkError.describe(error))
       }
     }
@@ -216,6 +205,28 @@ package enum Runner {
       report.status = ExitStatus.tooManyRejects
     }
     return report
+  }
+
+  /// Writes `--stats` and `--report`, when given, for the complete run `result`.
+  private static func writeRunFiles(_ result: RunResult, _ configuration: RunConfiguration) throws {
+    if let statsPath = configuration.statsPath {
+      var writer = JSONWriter()
+      result.stats.writeJSON(into: &writer)
+      writer.byte(ASCII.newline)
+      let file = try BufferedFile(creating: statsPath)
+      try file.write(writer.bytes)
+      try file.close()
+    }
+    if let reportPath = configuration.reportPath {
+      let page = RunReport.html(
+        stats: result.stats, vendors: configuration.options.vendors,
+        timing: RunReport.Timing(
+          seconds: result.seconds, inputBytes: result.inputBytes,
+          outputBytes: result.outputBytes))
+      let file = try BufferedFile(creating: reportPath)
+      try file.write(Array(page.utf8))
+      try file.close()
+    }
   }
 
   /// Printed on stderr when standard input, read as an input, is a terminal.

@@ -52,11 +52,17 @@ final class SinkFeeder {
   }
 
   /// Finishes the sink unless the run stopped early, and returns the run's result.
-  func finish(seconds: Double) -> RunResult {
+  /// `beforeCommit` gets the complete run's result before the sink declares it complete.
+  func finish(seconds: Double, beforeCommit: (RunResult) throws -> Void) -> RunResult {
     progress?.finish()
     if !stopped {
       do {
-        try sink.finish(stats: stats, seconds: seconds, inputBytes: inputBytes)
+        let complete = RunResult(
+          stats: stats, inputBytes: inputBytes, outputBytes: outputBytes, seconds: seconds,
+          fatal: nil, closedOutput: false)
+        try sink.finish(stats: stats, seconds: seconds, inputBytes: inputBytes) {
+          try beforeCommit(complete)
+        }
       } catch SinkError.closedOutput {
         closed = true
       } catch {

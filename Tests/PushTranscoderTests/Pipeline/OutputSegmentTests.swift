@@ -36,7 +36,12 @@ import Testing
       rejects += output.rejects.bytes
     }
 
-    func finish(stats: RunStats, seconds: Double, inputBytes: Int) throws { finished = true }
+    func finish(
+      stats: RunStats, seconds: Double, inputBytes: Int, beforeCommit: () throws -> Void
+    ) throws {
+      try beforeCommit()
+      finished = true
+    }
   }
 
   /// A group whose name makes a harmony payload (title = group name) exceed its 4096 bytes.

@@ -32,7 +32,9 @@ import Testing
       main += output.main.bytes
     }
 
-    func finish(stats: RunStats, seconds: Double, inputBytes: Int) throws {}
+    func finish(
+      stats: RunStats, seconds: Double, inputBytes: Int, beforeCommit: () throws -> Void
+    ) throws { try beforeCommit() }
   }
 
   /// The work items, handed out in order from any thread; throws at item `throwAt`.

@@ -231,7 +231,10 @@ import Testing
       bytes += output.main.bytes
     }
 
-    func finish(stats: RunStats, seconds: Double, inputBytes: Int) throws {
+    func finish(
+      stats: RunStats, seconds: Double, inputBytes: Int, beforeCommit: () throws -> Void
+    ) throws {
+      try beforeCommit()
       threads.insert(UInt(bitPattern: Int(bitPattern: pthread_self())))
       finished = true
     }
