@@ -329,7 +329,10 @@ extension CLITests {
     /// life) fails the run before its manifest: the directory is visibly incomplete, as status 1
     /// says. The files were written after the manifest, leaving a complete directory behind a
     /// failed run.
-    @Test(arguments: ["--stats", "--report"])
+    @Test(
+      .enabled(
+        if: FileManager.default.fileExists(atPath: "/dev/full"), "/dev/full is missing: skipped"),
+      arguments: ["--stats", "--report"])
     func aRunFileThatCannotBeWrittenLeavesNoManifest(option: String) throws {
       let dir = try TemporaryDirectory()
       defer { dir.remove() }

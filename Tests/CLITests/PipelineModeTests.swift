@@ -166,6 +166,17 @@ extension CLITests {
       #expect(closedStderr.status == 0)
       #expect(!closedStderr.stdout.isEmpty)
       #expect(try dir.read("err.ndjson").isEmpty)
+      // `/dev/null` named while the closed descriptors hold it read-only is opened as named;
+      // written through the held descriptor, it failed with "Bad file descriptor".
+      let malformed = try Corpus.smallMalformed
+      for script in [
+        "\"$BIN\" '\(malformed)' -o - --rejects /dev/null > out1.ndjson 2>&-",
+        "\"$BIN\" '\(input)' -o null --stats /dev/null >&-",
+      ] {
+        let run = try CLI.sh(script, in: dir.url)
+        #expect(run.status == 0, "\(script): \(run.stderrText)")
+      }
+      #expect(FileManager.default.fileExists(atPath: dir.file("null/manifest.json")))
     }
 
     /// `--rejects /dev/stdout` or `--stats /dev/stderr` into a job's log (`>> job.log`) add to

@@ -2,7 +2,8 @@
 package protocol RecordSink: AnyObject {
   /// Consumes one chunk's output, in input order. Throws `SinkError` to stop the run.
   func consume(_ output: borrowing ChunkOutput) throws
-  /// Called once after the last chunk (not after a fatal input error). `beforeCommit` runs once
+  /// Called once after the last chunk (not after a fatal input error or a failed output, which
+  /// stop the run first). `beforeCommit` runs once
   /// every record is written and before the run is declared complete (`manifest.json` in batch
   /// mode): the files that describe the run (`--stats`, `--report`) are written there, so that
   /// failing to write them leaves the run visibly incomplete, as its status 1 says.

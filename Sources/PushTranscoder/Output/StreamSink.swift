@@ -84,8 +84,8 @@ package final class BufferedFile {
   ///
   /// A path to the file stdout or stderr is open on (`/dev/stdout`, `/dev/stderr`, or the
   /// log a job appends both to) is written through a copy of that descriptor instead, at its
-  /// offset and with its flags, as a shell does for `> /dev/stderr`: opened anew with `O_TRUNC`
-  /// it would empty the job's log (`>> job.log`), and write over what the run wrote before.
+  /// offset and with its flags, as `>&2` writes: opened anew with `O_TRUNC` it would empty the
+  /// job's log (`>> job.log`), and write over what the run wrote before.
   package init(creating path: String) throws {
     self.path = path
     if let standard = Self.standardDescriptor(openOn: path) {
@@ -98,12 +98,15 @@ package final class BufferedFile {
     if fd < 0 { throw SinkError.io("cannot create \(path): \(String(cString: strerror(errno)))") }
   }
 
-  /// 1 or 2 when that descriptor is open on the file at `path` (same device and inode), else
-  /// nil (also when `path` does not exist yet).
+  /// 1 or 2 when that descriptor is open for writing on the file at `path` (same device and
+  /// inode), else nil (also when `path` does not exist yet). A read-only one is the command's
+  /// `/dev/null` holding a closed stdout or stderr: `--rejects /dev/null` then opens the path.
   private static func standardDescriptor(openOn path: String) -> Int32? {
     var named = stat()
     guard stat(path, &named) == 0 else { return nil }
     for descriptor: Int32 in [1, 2] {
+      let flags = fcntl(descriptor, F_GETFL)
+      guard flags >= 0, flags & O_ACCMODE != O_RDONLY else { continue }
       var open = stat()
       if fstat(descriptor, &open) == 0 && open.st_dev == named.st_dev
         && open.st_ino == named.st_ino
