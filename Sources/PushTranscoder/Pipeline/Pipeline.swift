@@ -8,7 +8,9 @@ package struct RunResult: Sendable {
   package var inputBytes: Int
   /// Record and reject bytes the lines produced, framed and before any compression.
   package var outputBytes = 0
-  /// Wall-clock seconds from the start of the run to the last chunk consumed.
+  /// Wall-clock seconds from the start of the run until its output is complete (the sink's
+  /// finish included: a batch run's last flushes and manifest); the manifest's own `timing`,
+  /// written during the finish, counts up to the last chunk consumed.
   package var seconds: Double
   /// A fatal error (corrupt input, I/O), already phrased for people.
   package var fatal: String?
@@ -66,8 +68,12 @@ package final class Pipeline: Sendable {
     } else {
       runParallel(options: options, directory: directory, writer: writer, nextItem: nextItem)
     }
-    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-    return writer.finish(seconds: seconds, beforeCommit: beforeCommit)
+    func elapsed() -> Double {
+      Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    }
+    var result = writer.finish(seconds: elapsed(), beforeCommit: beforeCommit)
+    result.seconds = elapsed()
+    return result
   }
 
   /// `run` on the calling thread alone.

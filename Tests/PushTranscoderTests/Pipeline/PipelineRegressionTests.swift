@@ -215,6 +215,38 @@ import Testing
   }
 }
 
+/// The run's time counts the sink's finish (a batch run's last flushes and its manifest): a
+/// summary that stopped at the last chunk told a user that a run waiting seconds on its disk had
+/// been fast.
+@Suite struct RunTimeTests {
+  final class SlowFinishSink: RecordSink {
+    func consume(_ output: borrowing ChunkOutput) throws {}
+    func finish(
+      stats: RunStats, seconds: Double, inputBytes: Int, beforeCommit: () throws -> Void
+    ) throws {
+      try beforeCommit()
+      usleep(300_000)
+    }
+  }
+
+  @Test(arguments: [1, 2])
+  func theRunsSecondsIncludeTheSinksFinish(threads: Int) {
+    let lines = IndexedLinesTests.Lines(
+      storage: (0..<10).map { index in
+        Array(
+          #"{"From_Account":"a","To_Account":"b\#(index)","MsgBody":[{"MsgType":"TIMTextElem","MsgContent":{"Text":"hi"}}]}"#
+            .utf8)
+      })
+    let next = OneThreadPipelineTests.Counter()
+    let result = Pipeline(threads: threads, cores: 2).run(
+      options: TranscodeOptions(), directory: NameDirectory(), sink: SlowFinishSink()
+    ) { next.increment() == 0 ? .lines(lines) : nil }
+    #expect(result.fatal == nil && result.stats.lines == 10)
+    // A lower bound only: the sleep guarantees it, whatever the machine's speed.
+    #expect(result.seconds >= 0.3)
+  }
+}
+
 /// `--threads 1` runs on the calling thread: the reader (`nextItem`) and the sink are called on
 /// it, and no second thread hashes or renders ahead (docs/DECISIONS.md [7]). Two threads write
 /// the same bytes.
