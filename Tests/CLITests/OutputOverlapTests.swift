@@ -129,6 +129,11 @@ extension CLITests {
         ["in.ndjson", "--stats", "/dev/stdout", "--rejects", "/dev/null"], in: dir.url)
       #expect(devices.status == 0, "\(devices.stderrText)")
       #expect(devices.stdoutText.contains("\"transcoded\":11"))
+      // A device named twice is no clash: only regular files count. `/dev/null` twice was
+      // compared by location and refused.
+      let twice = try CLI.run(
+        ["in.ndjson", "-o", "out2", "--stats", "/dev/null", "--report", "/dev/null"], in: dir.url)
+      #expect(twice.status == 0, "\(twice.stderrText)")
     }
 
     /// Standard output redirected onto an input: `>>` would read the run's own records back,

@@ -108,10 +108,18 @@ package enum OutputOverlap {
     }
   }
 
-  /// Whether two paths name one file: one existing file, or one location to be created.
+  /// Whether two paths name one file: one existing regular file, or one location to be
+  /// created. A device, pipe or terminal (`/dev/null` twice) is never a clash.
   static func sameFile(_ first: String, _ second: String) -> Bool {
+    if isOtherThanARegularFile(first) || isOtherThanARegularFile(second) { return false }
     if let a = FileID(path: first), let b = FileID(path: second) { return a == b }
     return location(of: first) == location(of: second)
+  }
+
+  /// True when `path` exists (following symbolic links) and is not a regular file.
+  private static func isOtherThanARegularFile(_ path: String) -> Bool {
+    guard let status = try? Stat(FilePath(path)) else { return false }
+    return status.type != .regular
   }
 
   /// Where `path` is or would be: the real path of its longest existing ancestor (symbolic
