@@ -256,17 +256,25 @@ extension CLITests {
       #expect(forced.status == 0, "\(forced.stderrText)")
       let fresh = try CLI.run(common + small + ["-o", dir.file("fresh")])
       #expect(fresh.status == 0, "\(fresh.stderrText)")
+      try Self.expectSameBatches(
+        dir.file("out"), dir.file("fresh"), vendors: ["apns", "vivo"], moreThan: 2)
+    }
+
+    /// Expects `actual` (a batch directory) to hold, for each of `vendors`, the same batch files
+    /// with the same bytes as `expected`, and more than `moreThan` of them.
+    static func expectSameBatches(
+      _ actual: String, _ expected: String, vendors: [String], moreThan: Int
+    ) throws {
       let manager = FileManager.default
-      for vendor in ["apns", "vivo"] {
-        let names = try manager.contentsOfDirectory(atPath: dir.file("fresh/" + vendor)).sorted()
-        #expect(names.count > 2)
-        #expect(
-          try manager.contentsOfDirectory(atPath: dir.file("out/" + vendor)).sorted() == names)
+      for vendor in vendors {
+        let names = try manager.contentsOfDirectory(atPath: expected + "/" + vendor).sorted()
+        #expect(names.count > moreThan)
+        #expect(try manager.contentsOfDirectory(atPath: actual + "/" + vendor).sorted() == names)
         for name in names {
           let path = vendor + "/" + name
           #expect(
-            try Data(contentsOf: URL(fileURLWithPath: dir.file("out/" + path)))
-              == Data(contentsOf: URL(fileURLWithPath: dir.file("fresh/" + path))), "\(path)")
+            try Data(contentsOf: URL(fileURLWithPath: actual + "/" + path))
+              == Data(contentsOf: URL(fileURLWithPath: expected + "/" + path)), "\(path)")
         }
       }
     }
@@ -286,19 +294,8 @@ extension CLITests {
       let two = try CLI.run(
         [input, "-o", dir.file("two"), "--threads", "2", "--batch-records", "20"])
       #expect(two.status == 0, "\(two.stderrText)")
-      let manager = FileManager.default
-      for vendor in ["apns", "vivo"] {
-        let names = try manager.contentsOfDirectory(atPath: dir.file("two/" + vendor)).sorted()
-        #expect(names.count > 16)
-        #expect(
-          try manager.contentsOfDirectory(atPath: dir.file("many/" + vendor)).sorted() == names)
-        for name in names {
-          let path = vendor + "/" + name
-          #expect(
-            try Data(contentsOf: URL(fileURLWithPath: dir.file("many/" + path)))
-              == Data(contentsOf: URL(fileURLWithPath: dir.file("two/" + path))), "\(path)")
-        }
-      }
+      try Self.expectSameBatches(
+        dir.file("many"), dir.file("two"), vendors: ["apns", "vivo"], moreThan: 16)
     }
 
     /// A low soft limit on open files (`ulimit -Sn 20`) does not fail a nine-vendor batch run:
@@ -318,11 +315,8 @@ extension CLITests {
           "--batch-records", "50",
         ])
       #expect(plain.status == 0)
-      let names = try FileManager.default.contentsOfDirectory(atPath: dir.file("plain/oppo"))
-      #expect(names.count > 16)
-      #expect(
-        try FileManager.default.contentsOfDirectory(atPath: dir.file("low/oppo")).sorted()
-          == names.sorted())
+      try Self.expectSameBatches(
+        dir.file("low"), dir.file("plain"), vendors: ["oppo"], moreThan: 16)
     }
 
     /// A `--stats` or `--report` file that cannot be written (`/dev/full` here, a full disk in

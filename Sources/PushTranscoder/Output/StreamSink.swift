@@ -77,13 +77,13 @@ package final class BufferedFile {
   /// overwritten one whose size `fstat` could not tell, so that `close()` cuts it anyway.
   private var oldSize = 0
   /// True when the file is written through a copy of stdout or stderr (`init(creating:)`):
-  /// never cut, never synced (a pipe or terminal cannot be), only closed.
+  /// never cut or synced (the file is the job's, open before the run), only closed.
   private var sharesStandardDescriptor = false
 
   /// Creates the file at `path`, or empties it when it exists.
   ///
-  /// A path to the file stdout or stderr is open on (`/dev/stdout`, `/dev/stderr`, or the
-  /// log a job appends both to) is written through a copy of that descriptor instead, at its
+  /// A path to the regular file stdout or stderr is open on (`/dev/stdout`, `/dev/stderr`, or
+  /// the log a job appends both to) is written through a copy of that descriptor instead, at its
   /// offset and with its flags, as `>&2` writes: opened anew with `O_TRUNC` it would empty the
   /// job's log (`>> job.log`), and write over what the run wrote before.
   package init(creating path: String) throws {
@@ -98,23 +98,17 @@ package final class BufferedFile {
     if fd < 0 { throw SinkError.io("cannot create \(path): \(String(cString: strerror(errno)))") }
   }
 
-  /// 1 or 2 when that descriptor is open for writing on the file at `path` (same device and
-  /// inode), else nil (also when `path` does not exist yet). A read-only one is the command's
-  /// `/dev/null` holding a closed stdout or stderr: `--rejects /dev/null` then opens the path.
+  /// 1 or 2 when that descriptor is open for writing on the regular file at `path` (same
+  /// device and inode), else nil. A pipe or terminal opened anew loses nothing; and a
+  /// read-only descriptor (the command's `/dev/null` holding a closed stdout or stderr) could
+  /// not be written through.
   private static func standardDescriptor(openOn path: String) -> Int32? {
-    var named = stat()
-    guard stat(path, &named) == 0 else { return nil }
-    for descriptor: Int32 in [1, 2] {
+    guard let named = OutputOverlap.FileID(path: path) else { return nil }
+    return [Int32(1), 2].first { descriptor in
       let flags = fcntl(descriptor, F_GETFL)
-      guard flags >= 0, flags & O_ACCMODE != O_RDONLY else { continue }
-      var open = stat()
-      if fstat(descriptor, &open) == 0 && open.st_dev == named.st_dev
-        && open.st_ino == named.st_ino
-      {
-        return descriptor
-      }
+      return flags >= 0 && flags & O_ACCMODE != O_RDONLY
+        && OutputOverlap.FileID(descriptor: descriptor) == named
     }
-    return nil
   }
 
   /// Opens an existing file to write over it from its start, without truncating it first;

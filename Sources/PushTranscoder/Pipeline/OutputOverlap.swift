@@ -101,7 +101,8 @@ package enum OutputOverlap {
       self.init(status)
     }
 
-    private init?(_ status: Stat) {
+    /// The regular file `status` describes, or nil for anything else.
+    init?(_ status: Stat) {
       guard status.type == .regular else { return nil }
       device = status.deviceID
       inode = status.inode
@@ -111,15 +112,11 @@ package enum OutputOverlap {
   /// Whether two paths name one file: one existing regular file, or one location to be
   /// created. A device, pipe or terminal (`/dev/null` twice) is never a clash.
   static func sameFile(_ first: String, _ second: String) -> Bool {
-    if isOtherThanARegularFile(first) || isOtherThanARegularFile(second) { return false }
-    if let a = FileID(path: first), let b = FileID(path: second) { return a == b }
+    let (a, b) = (try? Stat(FilePath(first)), try? Stat(FilePath(second)))
+    if let a, a.type != .regular { return false }
+    if let b, b.type != .regular { return false }
+    if let a, let b { return FileID(a) == FileID(b) }
     return location(of: first) == location(of: second)
-  }
-
-  /// True when `path` exists (following symbolic links) and is not a regular file.
-  private static func isOtherThanARegularFile(_ path: String) -> Bool {
-    guard let status = try? Stat(FilePath(path)) else { return false }
-    return status.type != .regular
   }
 
   /// Where `path` is or would be: the real path of its longest existing ancestor (symbolic

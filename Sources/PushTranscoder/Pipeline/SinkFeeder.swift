@@ -55,23 +55,21 @@ final class SinkFeeder {
   /// `beforeCommit` gets the complete run's result before the sink declares it complete.
   func finish(seconds: Double, beforeCommit: (RunResult) throws -> Void) -> RunResult {
     progress?.finish()
-    if !stopped {
-      do {
-        let complete = RunResult(
-          stats: stats, inputBytes: inputBytes, outputBytes: outputBytes, seconds: seconds,
-          fatal: nil, closedOutput: false)
-        try sink.finish(stats: stats, seconds: seconds, inputBytes: inputBytes) {
-          try beforeCommit(complete)
-        }
-      } catch SinkError.closedOutput {
-        closed = true
-      } catch {
-        fatal = SinkError.describe(error)
-      }
-    }
-    return RunResult(
+    var result = RunResult(
       stats: stats, inputBytes: inputBytes, outputBytes: outputBytes, seconds: seconds,
       fatal: fatal, closedOutput: closed)
+    if !stopped {
+      do {
+        try sink.finish(stats: stats, seconds: seconds, inputBytes: inputBytes) {
+          try beforeCommit(result)
+        }
+      } catch SinkError.closedOutput {
+        result.closedOutput = true
+      } catch {
+        result.fatal = SinkError.describe(error)
+      }
+    }
+    return result
   }
 }
 
