@@ -254,11 +254,12 @@ package final class BatchSink: RecordSink, @unchecked Sendable {
 
   /// Writes the open batches and the rejects file, waits for every job, then the manifest.
   package func finish(
-    stats: RunStats, seconds: Double, inputBytes: Int, beforeCommit: () throws -> Void
+    stats: RunStats, elapsed: () -> Double, inputBytes: Int, beforeCommit: () throws -> Void
   ) throws {
     try writeEverythingConsumed()
     try beforeCommit()
-    try writeManifest(stats: stats, seconds: seconds, inputBytes: inputBytes)
+    // The manifest's time counts everything before it: the last flushes and the run files.
+    try writeManifest(stats: stats, seconds: elapsed(), inputBytes: inputBytes)
     outputLock.release()
   }
 

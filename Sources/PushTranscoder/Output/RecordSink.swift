@@ -6,9 +6,10 @@ package protocol RecordSink: AnyObject {
   /// stop the run first). `beforeCommit` runs once
   /// every record is written and before the run is declared complete (`manifest.json` in batch
   /// mode): the files that describe the run (`--stats`, `--report`) are written there, so that
-  /// failing to write them leaves the run visibly incomplete, as its status 1 says.
+  /// failing to write them leaves the run visibly incomplete, as its status 1 says. `elapsed`
+  /// gives the run's wall-clock seconds so far, for a sink that records the run's time.
   func finish(
-    stats: RunStats, seconds: Double, inputBytes: Int, beforeCommit: () throws -> Void
+    stats: RunStats, elapsed: () -> Double, inputBytes: Int, beforeCommit: () throws -> Void
   ) throws
   /// Called instead of `finish` after a fatal input error, once the output of every line before
   /// it is consumed: make that output usable without declaring the run complete.

@@ -38,7 +38,7 @@ package final class StreamSink: RecordSink {
   /// Ends the compressed stream, if any, closes the rejects file, then runs `beforeCommit`
   /// (a stream has no commit of its own).
   package func finish(
-    stats: RunStats, seconds: Double, inputBytes: Int, beforeCommit: () throws -> Void
+    stats: RunStats, elapsed: () -> Double, inputBytes: Int, beforeCommit: () throws -> Void
   ) throws {
     try endStream()
     try beforeCommit()

@@ -9,8 +9,8 @@ package struct RunResult: Sendable {
   /// Record and reject bytes the lines produced, framed and before any compression.
   package var outputBytes = 0
   /// Wall-clock seconds from the start of the run until its output is complete (the sink's
-  /// finish included: a batch run's last flushes and manifest); the manifest's own `timing`,
-  /// written during the finish, counts up to the last chunk consumed.
+  /// finish included: a batch run's last flushes and manifest). The manifest's own `timing` and
+  /// the `--stats`/`--report` files, written during the finish, count up to their writing.
   package var seconds: Double
   /// A fatal error (corrupt input, I/O), already phrased for people.
   package var fatal: String?
@@ -71,7 +71,7 @@ package final class Pipeline: Sendable {
     func elapsed() -> Double {
       Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     }
-    var result = writer.finish(seconds: elapsed(), beforeCommit: beforeCommit)
+    var result = writer.finish(elapsed: elapsed, beforeCommit: beforeCommit)
     result.seconds = elapsed()
     return result
   }

@@ -52,16 +52,19 @@ final class SinkFeeder {
   }
 
   /// Finishes the sink unless the run stopped early, and returns the run's result.
-  /// `beforeCommit` gets the complete run's result before the sink declares it complete.
-  func finish(seconds: Double, beforeCommit: (RunResult) throws -> Void) -> RunResult {
+  /// `beforeCommit` gets the complete run's result before the sink declares it complete, its
+  /// time read then (`elapsed`: the run's seconds so far).
+  func finish(elapsed: () -> Double, beforeCommit: (RunResult) throws -> Void) -> RunResult {
     progress?.finish()
     var result = RunResult(
-      stats: stats, inputBytes: inputBytes, outputBytes: outputBytes, seconds: seconds,
+      stats: stats, inputBytes: inputBytes, outputBytes: outputBytes, seconds: elapsed(),
       fatal: fatal, closedOutput: closed)
     if !stopped {
       do {
-        try sink.finish(stats: stats, seconds: seconds, inputBytes: inputBytes) {
-          try beforeCommit(result)
+        try sink.finish(stats: stats, elapsed: elapsed, inputBytes: inputBytes) {
+          var complete = result
+          complete.seconds = elapsed()
+          try beforeCommit(complete)
         }
       } catch SinkError.closedOutput {
         result.closedOutput = true

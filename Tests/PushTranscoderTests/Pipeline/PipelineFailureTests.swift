@@ -33,7 +33,7 @@ import Testing
     }
 
     func finish(
-      stats: RunStats, seconds: Double, inputBytes: Int, beforeCommit: () throws -> Void
+      stats: RunStats, elapsed: () -> Double, inputBytes: Int, beforeCommit: () throws -> Void
     ) throws { try beforeCommit() }
   }
 

@@ -222,7 +222,7 @@ import Testing
   final class SlowFinishSink: RecordSink {
     func consume(_ output: borrowing ChunkOutput) throws {}
     func finish(
-      stats: RunStats, seconds: Double, inputBytes: Int, beforeCommit: () throws -> Void
+      stats: RunStats, elapsed: () -> Double, inputBytes: Int, beforeCommit: () throws -> Void
     ) throws {
       try beforeCommit()
       usleep(300_000)
@@ -245,6 +245,44 @@ import Testing
     // A lower bound only: the sleep guarantees it, whatever the machine's speed.
     #expect(result.seconds >= 0.3)
   }
+
+  /// The manifest's `timing` and the result `--stats`/`--report` are written from count what
+  /// comes before them: the run files' writing here (a 0.3 s hook), in a real run the last
+  /// flushes too. Both stopped at the last chunk, so a run's manifest claimed it was fast while
+  /// its disk was still busy.
+  @Test func theManifestsTimeIncludesTheFinishBeforeIt() throws {
+    let directory = "/tmp/push-transcode-runtime-\(getpid())"
+    defer { _ = try? FileSystem.removeTree(directory) }
+    let sink = try BatchSink(
+      directory: directory, force: false, compression: .none, level: nil, batchRecords: 1000,
+      threads: 1, optionsJSON: Array("{}".utf8), sync: false)
+    let lines = IndexedLinesTests.Lines(
+      storage: (0..<10).map { index in
+        Array(
+          #"{"From_Account":"a","To_Account":"b\#(index)","MsgBody":[{"MsgType":"TIMTextElem","MsgContent":{"Text":"hi"}}]}"#
+            .utf8)
+      })
+    let next = OneThreadPipelineTests.Counter()
+    var hookSeconds = 0.0
+    let result = Pipeline(threads: 1, cores: 2).run(
+      options: TranscodeOptions(), directory: NameDirectory(), sink: sink,
+      beforeCommit: { complete in
+        usleep(300_000)
+        hookSeconds = complete.seconds
+      },
+      nextItem: { next.increment() == 0 ? .lines(lines) : nil })
+    #expect(result.fatal == nil && result.stats.lines == 10)
+    let manifest = String(decoding: readBytes(directory + "/manifest.json"), as: UTF8.self)
+    let seconds = try #require(Self.timingSeconds(manifest))
+    #expect(seconds >= 0.3)
+    #expect(hookSeconds <= seconds && seconds <= result.seconds)
+  }
+
+  /// `timing.seconds` of a manifest's text.
+  static func timingSeconds(_ manifest: String) -> Double? {
+    guard let range = manifest.range(of: #""timing":{"seconds":"#) else { return nil }
+    return Double(manifest[range.upperBound...].prefix { $0 == "." || $0.isNumber })
+  }
 }
 
 /// `--threads 1` runs on the calling thread: the reader (`nextItem`) and the sink are called on
@@ -264,7 +302,7 @@ import Testing
     }
 
     func finish(
-      stats: RunStats, seconds: Double, inputBytes: Int, beforeCommit: () throws -> Void
+      stats: RunStats, elapsed: () -> Double, inputBytes: Int, beforeCommit: () throws -> Void
     ) throws {
       try beforeCommit()
       threads.insert(UInt(bitPattern: Int(bitPattern: pthread_self())))
