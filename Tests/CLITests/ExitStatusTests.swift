@@ -144,10 +144,13 @@ extension CLITests {
     /// `--stats` and `--report` are written at the end of a run: a folder that is missing (or
     /// a directory in the file's place) failed the run only after every record was written, a
     /// finished batch directory with status 1. `--rejects` failed after `-o DIR` was made. Each
-    /// now fails before anything is read or made.
+    /// now fails before anything is read or made. An empty path and a path ending in `/` passed
+    /// the check (their folder, `.`, is writable) and failed at the end, or after `-o DIR` was
+    /// made and locked.
     @Test(arguments: [
       ["--stats", "missing/stats.json"], ["--report", "missing/run.html"], ["--stats", "."],
       ["--stats", "out/sub/stats.json"], ["--rejects", "missing/rejects.ndjson"],
+      ["--stats", ""], ["--rejects", ""], ["--report", ""], ["--stats", "new/"],
     ])
     func anOutputFileThatCannotBeCreatedFailsBeforeTheRun(arguments: [String]) throws {
       let dir = try TemporaryDirectory()

@@ -20,7 +20,7 @@ enum RunPreflight {
   static func problem(in configuration: RunConfiguration) -> String? {
     for path in configuration.directories + configuration.inputs {
       if let reason = path == "-" ? reasonCannotReadStandardInput() : reasonCannotRead(path) {
-        return "\(path): \(InputError.Reason.cannotOpen.rawValue): \(reason)"
+        return "\(shown(path)): \(InputError.Reason.cannotOpen.rawValue): \(reason)"
       }
     }
     // The output directory and its missing parents are created before the run reads anything
@@ -32,7 +32,7 @@ enum RunPreflight {
       configuration.rejectsPath, configuration.statsPath, configuration.reportPath,
     ] {
       if let reason = reasonCannotCreate(path, runDirectory: runDirectory) {
-        return "cannot create \(path): \(reason)"
+        return "cannot create \(shown(path)): \(reason)"
       }
     }
     return nil
@@ -60,8 +60,17 @@ enum RunPreflight {
     }
   }
 
+  /// A path as messages show it: an empty one as `""`, which would otherwise vanish.
+  private static func shown(_ path: String) -> String {
+    path.isEmpty ? "\"\"" : path
+  }
+
   /// The C library's reason `path` cannot be created or overwritten, or nil.
   private static func reasonCannotCreate(_ path: String, runDirectory: FilePath?) -> String? {
+    // What `open(2)` would say: an empty path names nothing, and a path ending in `/` names a
+    // directory (`FilePath` drops the slash, so the folder check below would pass both).
+    if path.isEmpty { return Errno.noSuchFileOrDirectory.description }
+    if path.hasSuffix("/") { return Errno.isDirectory.description }
     switch fileAccess(path, W_OK) {
     case .allowed: return nil
     case .refused(let reason): return reason
