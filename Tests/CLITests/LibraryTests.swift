@@ -93,6 +93,67 @@ import Testing
     }
   }
 
+  /// A transcoder with `--directory` files writes what the command writes with them: the bad
+  /// directory lines' rejects first, then the records, names from the directory, and the same
+  /// stats. It had no way to take a directory, so its records lacked the display names.
+  @Test func transcoderWithDirectoriesWritesTheCommandsRecordsAndStats() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let names = CLI.packageRoot.appendingPathComponent("Corpus/messages/directory.ndjson").path
+    try dir.write(
+      "bad-names.ndjson",
+      Data(
+        "{\"GroupId\":\"@TGS#x\",\"Name\":\"X\"}\n{\"GroupId\":\n\n{\"Name\":\"no id\"}\n".utf8))
+    let directories = [names, dir.file("bad-names.ndjson")]
+    let input = "Corpus/messages/tencent-display.ndjson"
+    let stats = dir.file("stats.json")
+    let command = try CLI.run(
+      [input, "-o", "-", "--threads", "1", "--stats", stats]
+        + directories.flatMap { ["--directory", $0] }, in: CLI.packageRoot)
+    #expect(command.status == 0, "\(command.stderrText)")
+
+    let transcoder = try Transcoder(source: input, directories: directories)
+    let badNames = transcoder.directoryRejects.filter { $0.text.contains("bad-names.ndjson") }
+    #expect(badNames.map(\.line) == [2, 4])
+    #expect(
+      transcoder.directoryRejects.allSatisfy {
+        if case .reject(let reject) = $0.kind { return reject.vendor == nil }
+        return false
+      })
+    let bytes = try [UInt8](
+      Data(contentsOf: CLI.packageRoot.appendingPathComponent(input)))
+    let records = transcoder.directoryRejects + transcoder.transcode(lines: bytes)
+    let text = records.map { $0.text + "\n" }.joined()
+    #expect(text == command.stdoutText)
+    #expect(text.contains("Nickname:"), "no record took its name from the directory")
+    #expect(transcoder.stats.json + "\n" == (try String(contentsOfFile: stats, encoding: .utf8)))
+
+    #expect(throws: TranscodeError.self) {
+      try Transcoder(directories: [dir.file("absent.ndjson")])
+    }
+  }
+
+  /// A buffer holding only a byte-order mark has no line, as a file holding only one has none
+  /// for the command; it was counted as one blank line.
+  @Test func aBufferHoldingOnlyAByteOrderMarkHasNoLine() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    try dir.write("bom.ndjson", Data([0xEF, 0xBB, 0xBF]))
+    let stats = dir.file("stats.json")
+    let command = try CLI.run([dir.file("bom.ndjson"), "-o", "-", "--stats", stats])
+    #expect(command.status == 0)
+    let transcoder = try Transcoder()
+    #expect(transcoder.transcode(lines: [0xEF, 0xBB, 0xBF]).isEmpty)
+    #expect(transcoder.stats.lines == 0)
+    #expect(transcoder.stats.json + "\n" == (try String(contentsOfFile: stats, encoding: .utf8)))
+    // After the mark, the first line is still line 1.
+    let records = transcoder.transcode(
+      lines: Array(
+        #"{"To_Account":"b","MsgBody":[{"MsgType":"TIMTextElem","MsgContent":{"Text":"hi"}}]}"#
+          .utf8))
+    #expect(records.first?.line == 1)
+  }
+
   @Test func rejectsCarryReasonVendorDetailAndOffset() throws {
     let transcoder = try Transcoder(options: TranscoderOptions(vendors: [Vendor(name: "huawei")!]))
     let records = transcoder.transcode(line: #"{"a":1,}"#)
@@ -156,6 +217,48 @@ import Testing
     close(descriptor)
     #expect(streamResult.exitStatus == 0)
     #expect(try dir.read("stream.ndjson") == stream.stdout)
+  }
+
+  /// The command's `--framing`, `--report`, `--no-sync` and `--chunk-bytes` are the job's too
+  /// (a program feeding Spark's `TRANSFORM` needs the TSV framing); they had no public setting.
+  @Test func jobTakesTheFramingReportSyncAndChunkOptions() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let path = CLI.packageRoot.appendingPathComponent("Corpus/sample.ndjson").path
+    let tsv = try CLI.run([path, "-o", "-", "--framing", "tsv", "--chunk-bytes", "65536"])
+    #expect(tsv.status == 0, "\(tsv.stderrText)")
+    let file = dir.file("stream.tsv")
+    let descriptor = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    try #require(descriptor >= 0)
+    var job = TranscodeJob(inputs: [path], output: .stream(fileDescriptor: descriptor))
+    job.framing = .tsv
+    job.chunkBytes = 65536
+    job.reportPath = dir.file("run.html")
+    _ = try job.run()
+    close(descriptor)
+    #expect(try dir.read("stream.tsv") == tsv.stdout)
+    #expect(tsv.stdoutText.hasPrefix("apns\t1\t"))
+    let page = try String(contentsOfFile: dir.file("run.html"), encoding: .utf8)
+    #expect(page.hasPrefix("<!DOCTYPE html>"))
+
+    var batches = TranscodeJob(inputs: [path], output: .directory(dir.file("out")))
+    batches.sync = false
+    #expect(try batches.run().exitStatus == 0)
+    let command = try CLI.run([path, "-o", dir.file("by-command"), "--no-sync"])
+    #expect(command.status == 0)
+    #expect(
+      try dir.read("out/apns/batch-000001.ndjson")
+        == dir.read("by-command/apns/batch-000001.ndjson"))
+
+    // TSV is for a stream; chunks have the command's bounds.
+    batches.framing = .tsv
+    batches.force = true
+    #expect(throws: TranscodeError.self) { try batches.run() }
+    batches.framing = .ndjson
+    for bytes in [65535, (1 << 30) + 1] {
+      batches.chunkBytes = bytes
+      #expect(throws: TranscodeError.self) { try batches.run() }
+    }
   }
 
   @Test func jobReportsTheRejectLimitAndFatalErrors() throws {

@@ -36,6 +36,15 @@ public struct TranscodeJob: Sendable {
     case lz4
   }
 
+  /// How a stream frames its records (`--framing`, SPEC 6.3).
+  public enum Framing: String, Sendable, CaseIterable {
+    /// One JSON record per line (NDJSON).
+    case ndjson
+    /// `vendor<TAB>line<TAB>record` per line (a reject in the stream has vendor `reject`), for
+    /// Spark `TRANSFORM`, Hadoop Streaming and awk.
+    case tsv
+  }
+
   /// How a run ended without a fatal error.
   public struct Result: Sendable {
     /// The command's exit status: 0 done, 3 more lines rejected than `maxRejects` allows.
@@ -65,6 +74,18 @@ public struct TranscodeJob: Sendable {
   public var rejectsPath: String? = nil
   /// `--stats`: a file for the stats JSON.
   public var statsPath: String? = nil
+  /// `--report`: a file for the run's self-contained HTML report (outcomes, payload-size
+  /// charts, reasons).
+  public var reportPath: String? = nil
+  /// `--framing`: how a stream frames its records; `.tsv` needs a stream output (batch files
+  /// hold NDJSON records).
+  public var framing: Framing = .ndjson
+  /// `--no-sync` when false: a directory run skips its flushes to stable storage (a scratch
+  /// run; a power cut may leave a manifest whose batches are lost).
+  public var sync = true
+  /// `--chunk-bytes`: bytes per read buffer (65536 to 1073741824). The output does not depend
+  /// on it.
+  public var chunkBytes = 4 * 1024 * 1024
   /// `--force`: replace the batches of an existing output directory.
   public var force = false
   /// `--threads`: worker threads (1–1024); the default is the number of cores.
@@ -114,6 +135,12 @@ public struct TranscodeJob: Sendable {
       configuration.output = path
     }
     configuration.directories = directories
+    if framing == .tsv {
+      if case .directory = output {
+        throw .invalidOption("tsv framing is for a stream (batch files hold NDJSON records)")
+      }
+      configuration.options.framing = .tsv
+    }
     switch compression {
     case .none: configuration.compression = .none
     case .gzip: configuration.compression = .gzip
@@ -133,6 +160,12 @@ public struct TranscodeJob: Sendable {
     configuration.maxRejects = maxRejects
     configuration.rejectsPath = rejectsPath
     configuration.statsPath = statsPath
+    configuration.reportPath = reportPath
+    configuration.sync = sync
+    guard (65536...(1 << 30)).contains(chunkBytes) else {
+      throw .invalidOption("chunkBytes must be between 65536 and 1073741824")
+    }
+    configuration.chunkBytes = chunkBytes
     configuration.force = force
     guard (1...1024).contains(threads) else {
       throw .invalidOption("threads must be between 1 and 1024")

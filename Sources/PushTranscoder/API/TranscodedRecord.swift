@@ -72,4 +72,15 @@ extension LineReject {
     }
     self.init(reason: reason, vendor: vendor, detail: detail, offset: offset)
   }
+
+  /// The `line` a reject record names (0 if it names none).
+  static func lineNumber(
+    of record: UnsafeBufferPointer<UInt8>, tokenizer: inout JSONTokenizer
+  ) -> Int {
+    guard tokenizer.parse(record) == nil else { return 0 }
+    return tokenizer.withDocument(record) { document in
+      guard let index = document.member(document.root, "line") else { return 0 }
+      return Int(String(decoding: document.lexeme(index), as: UTF8.self)) ?? 0
+    }
+  }
 }

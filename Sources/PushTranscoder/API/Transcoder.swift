@@ -19,6 +19,9 @@ public final class Transcoder {
   public let source: String
   /// The number the next line gets.
   public private(set) var nextLineNumber = 1
+  /// The reject records of bad `--directory` lines (SPEC 2.4, 9 [6]), in file and line order:
+  /// the command writes them before the first message record. Empty without directories.
+  public let directoryRejects: [TranscodedRecord]
 
   private var processor: LineProcessor
   private var output: ChunkOutput
@@ -27,18 +30,64 @@ public final class Transcoder {
 
   /// A transcoder for lines of `source`; throws `TranscodeError.invalidOption` when an option
   /// is out of range.
-  public init(options: TranscoderOptions = TranscoderOptions(), source: String = "-")
+  public convenience init(options: TranscoderOptions = TranscoderOptions(), source: String = "-")
     throws(TranscodeError)
   {
+    try self.init(options: options, source: source, directories: [])
+  }
+
+  /// A transcoder that also takes sender nicknames and group names from `--directory` files
+  /// (NDJSON, gzip or LZ4; SPEC 2.4), loaded in order as the command loads them: its records
+  /// are then the command's for `--directory` with the same files. Bad directory lines become
+  /// `directoryRejects` and count in the stats' directory section, not as message lines.
+  /// Throws `TranscodeError.invalidOption` when an option is out of range, and
+  /// `TranscodeError.fatal` when a file cannot be read or is corrupt.
+  public init(
+    options: TranscoderOptions = TranscoderOptions(), source: String = "-",
+    directories: [String]
+  ) throws(TranscodeError) {
     var transcodeOptions = try options.transcodeOptions()
     // Rejects travel with the records, in their place, and every payload record's vendor and
     // end is noted: together they split the record buffer into typed records.
     transcodeOptions.rejectsInline = true
     transcodeOptions.collectRecordRefs = true
+    var directory = NameDirectory()
+    var output = ChunkOutput(sequence: 0, source: SourceName(source))
+    do {
+      try DirectoryLoader.load(
+        paths: directories, into: &directory, options: transcodeOptions,
+        chunkBytes: ChunkReader.defaultChunkBytes, output: &output)
+    } catch {
+      throw .fatal(SinkError.describe(error))
+    }
     self.options = options
     self.source = source
-    self.processor = LineProcessor(options: transcodeOptions, directory: NameDirectory())
-    self.output = ChunkOutput(sequence: 0, source: SourceName(source))
+    self.processor = LineProcessor(options: transcodeOptions, directory: directory)
+    var reader = JSONTokenizer()
+    self.directoryRejects = Self.rejects(in: output.main.buffer, tokenizer: &reader)
+    output.main.removeAll()
+    self.output = output
+  }
+
+  /// The reject records in `written`, one per line, each with the line number it names.
+  private static func rejects(
+    in written: UnsafeBufferPointer<UInt8>, tokenizer: inout JSONTokenizer
+  ) -> [TranscodedRecord] {
+    var records: [TranscodedRecord] = []
+    var start = 0
+    while start < written.count {
+      var end = start
+      while written[end] != ASCII.newline { end += 1 }
+      // Safe because `start ..< end` lies within the written bytes (`end` stops at a newline).
+      let record = UnsafeBufferPointer(rebasing: written[start..<end])
+      let reject = LineReject(record: record, tokenizer: &tokenizer)
+      records.append(
+        TranscodedRecord(
+          kind: .reject(reject), line: LineReject.lineNumber(of: record, tokenizer: &tokenizer),
+          json: Array(record)))
+      start = end + 1
+    }
+    return records
   }
 
   /// The counts of every line transcoded so far (SPEC 6.4, 6.8).
@@ -62,6 +111,11 @@ public final class Transcoder {
   /// The records of every line in `lines`, in order: lines end at `\n` (one `\r` before it
   /// belongs to the ending), and the last line may end without one, as in an input file.
   public func transcode(lines: [UInt8]) -> [TranscodedRecord] {
+    // A byte-order mark at the start is not a line's content: the command drops it before it
+    // counts lines, so a buffer holding only the mark has no line (SPEC 9 [2.1]).
+    if nextLineNumber == 1, lines.starts(with: Self.byteOrderMark) {
+      return transcode(lines: Array(lines.dropFirst(Self.byteOrderMark.count)))
+    }
     guard !lines.isEmpty else { return [] }
     let chunk = lines.withUnsafeBytes { bytes in
       // Safe because `bytes` is not empty (checked above), so it has a base address; the
