@@ -57,5 +57,42 @@ extension CLITests {
       #expect(directory?["entries"] as? Int == 2)
       #expect((directory?["rejected"] as? [String: Any])?.isEmpty != false)
     }
+
+    /// A truncated gzip directory file stops the run as a truncated input does: status 1, the
+    /// summary, `--stats`, and the rejects of the directory lines before the fault, in the
+    /// stream and in `-o DIR` (complete, not a temporary file). Before, the run failed with the
+    /// error alone: no summary, no stats file, the rejects lost, `.rejects.ndjson.tmp` left.
+    @Test(arguments: [["-o", "-"], ["-o", "out"]])
+    func aTruncatedDirectoryFileStopsTheRunAsAnInputWould(output: [String]) throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let setup = try CLI.sh(
+        """
+        { echo 'not json'; seq 1 20000 | sed 's/.*/{"username":"u&","nickname":"N&"}/'; } | gzip -c > full.gz &&
+        head -c $(( $(wc -c < full.gz) / 2 )) full.gz > names.gz &&
+        echo '{"From_Account":"u1","To_Account":"b","MsgBody":[{"MsgType":"TIMTextElem","MsgContent":{"Text":"hi"}}]}' > in.ndjson
+        """, in: dir.url)
+      try #require(setup.status == 0, "\(setup.stderrText)")
+      let result = try CLI.run(
+        ["in.ndjson", "--directory", "names.gz", "--vendors", "apns", "--stats", "s.json"]
+          + output, in: dir.url)
+      #expect(result.status == 1)
+      #expect(result.stderrText.contains("names.gz: truncated gzip stream"), "\(result.stderrText)")
+      #expect(result.stderrText.hasPrefix("push-transcode: 0 lines:"), "\(result.stderrText)")
+      let stats =
+        try JSONSerialization.jsonObject(with: try dir.read("s.json")) as? [String: Any] ?? [:]
+      let directory = stats["directory"] as? [String: Any]
+      #expect((directory?["entries"] as? Int ?? 0) > 100)
+      #expect(directory?["rejected"] as? [String: Int] == ["syntax": 1])
+      let rejects =
+        output[1] == "-"
+        ? result.stdoutText : String(decoding: try dir.read("out/rejects.ndjson"), as: UTF8.self)
+      #expect(CLI.lines(rejects).count == 1)
+      #expect(rejects.hasPrefix(#"{"source":"names.gz","line":1,"#), "\(rejects)")
+      if output[1] == "out" {
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.file("out"))
+        #expect(Set(names) == [".lock", "rejects.ndjson"], "\(names)")
+      }
+    }
   }
 }

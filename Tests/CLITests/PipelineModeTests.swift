@@ -94,6 +94,26 @@ extension CLITests {
       #expect(try dir.read("first.txt").count == 100)
     }
 
+    /// `--stats` and `--report` are written when stdout closes early, with the counts of the
+    /// lines read before it closed: the run ended with status 0 and neither file, so a job that
+    /// checked the status then found no stats.
+    @Test(arguments: ["--threads 1", "--threads 2"])
+    func closedStdoutStillWritesTheRunFiles(options: String) throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let input = try Corpus.malformed
+      let result = try CLI.sh(
+        """
+        { "$BIN" '\(input)' \(options) --stats s.json --report r.html 2> stderr.txt; echo $? > status.txt; } | head -c 100 > /dev/null
+        """, in: dir.url)
+      #expect(result.status == 0)
+      #expect(String(decoding: try dir.read("status.txt"), as: UTF8.self) == "0\n")
+      #expect(try dir.read("stderr.txt").isEmpty)
+      let stats = String(decoding: try dir.read("s.json"), as: UTF8.self)
+      #expect(stats.hasPrefix("{\"lines\":"), "\(stats)")
+      #expect(String(decoding: try dir.read("r.html"), as: UTF8.self).hasPrefix("<!DOCTYPE html>"))
+    }
+
     /// A stdin and a stdout in non-blocking mode (the mode belongs to the open pipe: a parent
     /// that made its pipes non-blocking passes them on so) are read and written as blocking
     /// ones: the run finds its stdin empty between two writes and its stdout full while the

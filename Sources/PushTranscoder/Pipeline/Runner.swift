@@ -127,10 +127,19 @@ package enum Runner {
     // The directory first: its rejects precede every message record (SPEC 9 [6]).
     var directory = NameDirectory()
     var directoryOutput = ChunkOutput(sequence: -1, source: SourceName("-"))
+    // A corrupt or truncated directory file stops the run as a fatal error in an input would,
+    // before any message line: the directory lines before the fault are accounted for (their
+    // rejects written and counted), the summary, `--stats` and `--report` say so, and a batch
+    // directory is left without a manifest but with no temporary file (SPEC 2.1).
+    var directoryFault: InputError? = nil
     do {
-      try DirectoryLoader.load(
-        paths: configuration.directories, into: &directory, options: options,
-        chunkBytes: configuration.chunkBytes, output: &directoryOutput)
+      do {
+        try DirectoryLoader.load(
+          paths: configuration.directories, into: &directory, options: options,
+          chunkBytes: configuration.chunkBytes, output: &directoryOutput)
+      } catch let fault as InputError {
+        directoryFault = fault
+      }
       try sink.consume(directoryOutput)
     } catch SinkError.closedOutput {
       return RunOutcome(status: ExitStatus.done)
@@ -140,7 +149,7 @@ package enum Runner {
 
     // `push-transcode -o out` without its input file reads the terminal: say so, or the run
     // looks hung.
-    if configuration.inputs.contains("-") && isatty(0) == 1 {
+    if directoryFault == nil && configuration.inputs.contains("-") && isatty(0) == 1 {
       FileDescriptorWriter.writeAll(2, Array(Self.terminalInputHint.utf8))
     }
     let reader: InputReader
@@ -170,9 +179,21 @@ package enum Runner {
         runFilesTried = true
         try writeRunFiles($0, configuration)
       },
-      nextItem: { try reader.next() })
+      nextItem: { [directoryFault] in
+        if let directoryFault { throw directoryFault }
+        return try reader.next()
+      })
 
-    if result.closedOutput { return RunOutcome(status: ExitStatus.done) }
+    if result.closedOutput {
+      // Quietly (SPEC 6.3): no summary; but the files asked for are written, with the counts
+      // of the lines read before the reader went away. A failure to write them is still one.
+      if !runFilesTried {
+        do { try writeRunFiles(result, configuration) } catch {
+          return fail(SinkError.describe(error))
+        }
+      }
+      return RunOutcome(status: ExitStatus.done)
+    }
     var summary =
       configuration.options.validateOnly
       ? result.stats.validationSummary(seconds: result.seconds, inputBytes: result.inputBytes)
