@@ -8,12 +8,13 @@ import Glibc
 /// checksum) is `truncated`; an error code from liblz4 (bad magic, bad block, content checksum
 /// mismatch) is `corrupt`.
 ///
-/// Each call hands liblz4 no more input than its hint asks for (one block, or the next header
-/// or checksum). On an error `LZ4F_decompress` returns without reporting what it wrote in that
+/// Each call hands liblz4 no more input than its hint asks for, less the next block's header
+/// (one block, or the next header or checksum). On an error `LZ4F_decompress` returns without reporting what it wrote in that
 /// call, so a call that decoded blocks and then met a bad content checksum lost those blocks,
 /// and how many were lost depended on the size of the read (`--chunk-bytes`). One step per
-/// call loses nothing: the checksum is checked in a call that writes no output, and every line
-/// decoded before it is delivered, as `lz4 -d` delivers them.
+/// call, and a call without input to flush what liblz4 still holds before the next step, lose
+/// nothing: a frame's end (its content size, its checksum) is checked in a call that writes no
+/// output, and every line decoded before it is delivered, as `lz4 -d` delivers them.
 final class LZ4Decoder: ByteDecoder {
   private let file: FileInput
   private var context: OpaquePointer?
@@ -34,6 +35,12 @@ final class LZ4Decoder: ByteDecoder {
   /// Little-endian: the first byte in the low 8 bits.
   private var frameMagic: UInt32 = 0
   private var frameMagicCount = 0
+  /// True after a call that wrote output: liblz4 may hold more of the block it decoded (a block
+  /// larger than the room given is decoded into its own buffer and handed out in pieces), and
+  /// a call with input would hand out the rest and then check the next step, losing the rest
+  /// if that check fails (a frame's wrong content size: the bytes delivered then depended on
+  /// `--threads` and `--chunk-bytes`). So the next call gives no input until nothing is held.
+  private var mayHoldOutput = false
 
   /// A decoder of `file`; `inputCapacity` is the compressed bytes read at a time (tests make it
   /// tiny, so that magic numbers and blocks straddle reads).
@@ -71,7 +78,11 @@ final class LZ4Decoder: ByteDecoder {
         if n == 0 { inputEnded = true }
       }
       var outputSize = capacity - produced
-      var inputSize = min(inputEnd - inputStart, nextInputHint)
+      // liblz4's hint for a block counts the next block's 4-byte header too: the block comes
+      // alone, and the header after it (a frame's end mark, where the content size is checked)
+      // in a call of its own, which writes nothing.
+      let step = nextInputHint > 4 ? nextInputHint - 4 : nextInputHint
+      var inputSize = mayHoldOutput ? 0 : min(inputEnd - inputStart, step)
       // Safe because output stays in buffer[produced..<capacity] and input in the unread bytes
       // input[inputStart..<inputEnd]; liblz4 reports how much of each it used.
       let hint = LZ4F_decompress(
@@ -91,6 +102,12 @@ final class LZ4Decoder: ByteDecoder {
       }
       inputStart += inputSize
       produced += outputSize
+      if mayHoldOutput && outputSize == 0 {
+        // Nothing was held: the next call takes input.
+        mayHoldOutput = false
+        continue
+      }
+      mayHoldOutput = outputSize > 0
       nextInputHint = hint == 0 ? 4 : hint
       if hint == 0 {
         insideFrame = false
