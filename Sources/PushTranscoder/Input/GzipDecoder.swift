@@ -1,22 +1,22 @@
-import CDeflate
 import CZlib
 import Glibc
 
-/// gzip input via zlib's `inflate` (`windowBits 15+32`: gzip or zlib header, detected).
+/// gzip input via zlib's `inflate` (`windowBits 15+16`: gzip members only).
 ///
 /// Multi-member files (`cat a.gz b.gz`) are one stream: after `Z_STREAM_END` with input left,
 /// the stream is reset and decoding continues. Input that ends inside a member is `truncated`;
 /// any other zlib fault (bad header, bad data, CRC or length mismatch, non-gzip bytes after a
-/// member) is `corrupt`. Zero bytes after the last member are padding (tape and block devices
+/// member, a zlib stream among them) is `corrupt`. A byte after a member that cannot start one
+/// is `corrupt` at once, as zlib says of two such bytes, not `truncated` at the end of input. Zero bytes after the last member are padding (tape and block devices
 /// write them; GNU gzip ignores them too) and end the stream; anything after such padding is
 /// `corrupt`.
 ///
 /// The members' check values are computed here, not by zlib: on gzip input the reader is the
 /// slowest stage, and libdeflate's CRC-32 (`CRC32`, folding with PCLMULQDQ) costs less than half
 /// of zlib's (docs/DECISIONS.md [2.1, issue 25]). zlib is told not to
-/// compute them (`inflateValidate`); each member's output goes through `CRC32` (gzip) or
-/// `libdeflate_adler32` (zlib streams), and at the member's end the trailer's values, the last
-/// bytes inflate consumed, are compared with them: a mismatch is `corrupt`, with zlib's words.
+/// compute them (`inflateValidate`); each member's output goes through `CRC32`, and at the
+/// member's end the trailer's values, the last bytes inflate consumed, are compared with them:
+/// a mismatch is `corrupt`, with zlib's words.
 /// The optional CRC-16 of a gzip header (`FHCRC`, which gzip itself never writes) goes unchecked
 /// with them; the data's CRC-32 still covers every byte decoded.
 final class GzipDecoder: ByteDecoder {
@@ -30,15 +30,11 @@ final class GzipDecoder: ByteDecoder {
   private var inPadding = false
   private var finished = false
   private var pendingFailure: DecodeFailure?
-  /// Where zlib says which wrapper the member has (`done`: 1 after a gzip header, -1 for a
-  /// zlib stream); its pointers stay nil, so zlib keeps none of the header's fields.
-  private let header: UnsafeMutablePointer<gz_header>
-  /// The current member's check values so far (its length is zlib's `total_out`, which
+  /// The current member's CRC-32 so far (its length is zlib's `total_out`, which
   /// `inflateReset` zeroes for each member).
   private var crc = CRC32()
-  private var adler: UInt32 = 1
   /// The last 8 bytes inflate consumed, the latest in the low byte: at a member's end, its
-  /// trailer (gzip: CRC-32 and length, little-endian; zlib: Adler-32, big-endian, last).
+  /// trailer (CRC-32 and length, little-endian).
   private var lastConsumed: UInt64 = 0
 
   /// A decoder of `file`; `inputCapacity` is the compressed bytes read at a time (tests make it
@@ -51,42 +47,31 @@ final class GzipDecoder: ByteDecoder {
     // in deinit.
     stream = .allocate(capacity: 1)
     stream.initialize(to: z_stream())
-    header = .allocate(capacity: 1)
-    header.initialize(to: gz_header())
-    let status = inflateInit2_(stream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+    let status = inflateInit2_(stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
     precondition(status == Z_OK, "inflateInit2 failed (\(status))")
     startMember()
   }
 
   deinit {
     inflateEnd(stream)
-    // Safe because nothing uses the stream or the header after deinit, and `input` came from
-    // `posix_memalign` (`PageAlignedMemory`), which `free` takes.
+    // Safe because nothing uses the stream after deinit, and `input` came from `posix_memalign`
+    // (`PageAlignedMemory`), which `free` takes.
     stream.deinitialize(count: 1)
     stream.deallocate()
-    header.deinitialize(count: 1)
-    header.deallocate()
     free(input)
   }
 
-  /// Prepares the stream (new or reset) for a member: check values here, header watched.
+  /// Prepares the stream (new or reset) for a member: its CRC-32 is computed here.
   private func startMember() {
     inflateValidate(stream, 0)
-    // Sets `header.done` to 0 until zlib has read the member's header.
-    inflateGetHeader(stream, header)
     crc = CRC32()
-    adler = 1
   }
 
-  /// Adds `count` bytes inflate wrote at `start` to the member's check values.
+  /// Adds `count` bytes inflate wrote at `start` to the member's CRC-32.
   private func check(_ start: UnsafeRawPointer, _ count: Int) {
     guard count > 0 else { return }
     // Safe because inflate has just written `count` bytes at `start`, inside the caller's buffer.
-    if header.pointee.done == 1 {
-      crc.update(UnsafeRawBufferPointer(start: start, count: count))
-    } else {
-      adler = libdeflate_adler32(adler, start, count)
-    }
+    crc.update(UnsafeRawBufferPointer(start: start, count: count))
   }
 
   /// Remembers the last of the `count` bytes before `end` that inflate consumed.
@@ -104,21 +89,15 @@ final class GzipDecoder: ByteDecoder {
 
   /// The trailer of the member that just ended matches what it decoded, or the fault.
   private func trailerFault() -> DecodeFailure? {
-    let trailer = lastConsumed
-    if header.pointee.done == 1 {
-      // gzip: CRC-32 then ISIZE, each little-endian, the last 8 bytes.
-      let stored = UInt32(truncatingIfNeeded: trailer >> 32).byteSwapped
-      let size = UInt32(truncatingIfNeeded: trailer).byteSwapped
-      if stored != crc.value {
-        return DecodeFailure(reason: .corrupt, detail: "incorrect data check")
-      }
-      // ISIZE is the length modulo 2^32.
-      if size != UInt32(truncatingIfNeeded: stream.pointee.total_out) {
-        return DecodeFailure(reason: .corrupt, detail: "incorrect length check")
-      }
-    } else if UInt32(truncatingIfNeeded: trailer) != adler {
-      // zlib: Adler-32, big-endian, the last 4 bytes.
+    // CRC-32 then ISIZE, each little-endian, the last 8 bytes.
+    let stored = UInt32(truncatingIfNeeded: lastConsumed >> 32).byteSwapped
+    let size = UInt32(truncatingIfNeeded: lastConsumed).byteSwapped
+    if stored != crc.value {
       return DecodeFailure(reason: .corrupt, detail: "incorrect data check")
+    }
+    // ISIZE is the length modulo 2^32.
+    if size != UInt32(truncatingIfNeeded: stream.pointee.total_out) {
+      return DecodeFailure(reason: .corrupt, detail: "incorrect length check")
     }
     return nil
   }
@@ -164,6 +143,13 @@ final class GzipDecoder: ByteDecoder {
           return try fail(
             DecodeFailure(reason: .corrupt, detail: "data after the zero padding of a gzip stream"),
             produced)
+        }
+        // Safe because avail_in > 0 (checked above).
+        if stream.pointee.next_in[0] != 0x1F {
+          // What zlib says once it holds two header bytes; one byte alone, at the end of the
+          // input, would read as a member cut short.
+          return try fail(
+            DecodeFailure(reason: .corrupt, detail: "incorrect header check"), produced)
         }
         inflateReset(stream)
         startMember()

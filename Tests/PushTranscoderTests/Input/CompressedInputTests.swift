@@ -294,18 +294,18 @@ import Testing
     let last = Array((lines.prefix(50).joined(separator: "\n") + "\n").utf8)
     let whole = first + middle + last
     let gzipFirst = GzipFileCompressor.compress(first)
-    let zlibMiddle = Self.storedZlibStream(middle)
+    let gzipMiddle = GzipFileCompressor.compress(middle, level: 9)
     let gzipLast = GzipFileCompressor.compress(last, level: 1)
-    let good = gzipFirst + zlibMiddle + gzipLast
+    let good = gzipFirst + gzipMiddle + gzipLast
     var badCRC = good
     badCRC[gzipFirst.count - 8] ^= 1
     var badLength = good
     badLength[badLength.count - 1] ^= 1
-    var badAdler = good
-    badAdler[gzipFirst.count + zlibMiddle.count - 1] ^= 1
+    var badMiddle = good
+    badMiddle[gzipFirst.count + gzipMiddle.count - 8] ^= 1
     let paths = [
       dir.write("good.gz", good), dir.write("crc.gz", badCRC), dir.write("length.gz", badLength),
-      dir.write("adler.gz", badAdler),
+      dir.write("middle.gz", badMiddle),
     ]
     for capacity in 1...16 {
       let decoded = try Self.decode(paths[0], inputCapacity: capacity)
@@ -319,10 +319,35 @@ import Testing
       let lengthWhole = length.bytes == whole
       #expect(lengthWhole)
       #expect(length.failure?.detail == "incorrect length check", "read size \(capacity)")
-      let adler = try Self.decode(paths[3], inputCapacity: capacity)
-      #expect(adler.bytes == first + middle && adler.failure?.detail == "incorrect data check")
-      #expect([crc, length, adler].allSatisfy { $0.failure?.reason == .corrupt })
+      let second = try Self.decode(paths[3], inputCapacity: capacity)
+      #expect(second.bytes == first + middle && second.failure?.detail == "incorrect data check")
+      #expect([crc, length, second].allSatisfy { $0.failure?.reason == .corrupt })
     }
+  }
+
+  /// SPEC 2.1's gzip input is gzip members (`1f 8b`): a zlib stream after a member was decoded
+  /// as more data (zlib's header detection), where `gzip -d` and Python refuse it; and one byte
+  /// that starts no member read as a member cut short (`truncated`), where two such bytes are
+  /// `corrupt`. Both are `corrupt` after the member's lines, at every read size.
+  @Test func onlyGzipMembersFollowAMember() throws {
+    let dir = TemporaryDirectory()
+    let first = Array("a1\na2\n".utf8)
+    let member = GzipFileCompressor.compress(first)
+    let paths = [
+      dir.write("zlib.gz", member + Self.storedZlibStream(Array("z1\n".utf8))),
+      dir.write("byte.gz", member + [0x01]), dir.write("bytes.gz", member + [0x01, 0x02]),
+    ]
+    for capacity in [1, 2, 3, 7, 4096] {
+      for path in paths {
+        let decoded = try Self.decode(path, inputCapacity: capacity)
+        #expect(decoded.bytes == first, "\(path), read size \(capacity)")
+        #expect(decoded.failure?.reason == .corrupt, "\(path), read size \(capacity)")
+        #expect(decoded.failure?.detail == "incorrect header check", "\(path)")
+      }
+    }
+    // A member cut short after its magic number is still `truncated`.
+    let cut = try Self.decode(dir.write("cut.gz", member + [0x1F]), inputCapacity: 4096)
+    #expect(cut.bytes == first && cut.failure?.reason == .truncated)
   }
 
   /// A read of the compressed input that fails (a reset connection here; an I/O error on a

@@ -4,7 +4,7 @@ import Testing
 @testable import PushTranscoder
 
 /// `GzipDecoder` against Python's zlib, on the streams `Corpus/make_gzip_cases.py` builds:
-/// header fields, empty members, zlib streams between members at every window size, flushed
+/// header fields, empty members, zlib streams after members (corrupt), flushed
 /// and stored blocks, padding, every cut through a two-member file and every flipped trailer
 /// byte. Each case is decoded with compressed reads from 1 byte to 256 KiB and output reads
 /// from 7 bytes to 1 MiB, so that the reads split headers, blocks and trailers everywhere.
