@@ -281,6 +281,21 @@ import Testing
       inputs: [dir.file("in.ndjson")], output: .directory(dir.file("out")))
     #expect(throws: TranscodeError.self) { try existing.run() }
 
+    // A descriptor that is not open for writing is named, and refused before the run reads a
+    // line; it was reported as "stdout", at the first write, after a summary of nothing.
+    let readOnly = open("/dev/null", O_RDONLY)
+    defer { close(readOnly) }
+    for descriptor in [Int32(9999), readOnly] {
+      let stale = TranscodeJob(
+        inputs: [dir.file("in.ndjson")], output: .stream(fileDescriptor: descriptor))
+      #expect(
+        throws: TranscodeError.fatal(
+          "cannot write to output descriptor \(descriptor): Bad file descriptor")
+      ) {
+        try stale.run()
+      }
+    }
+
     let missing = TranscodeJob(
       inputs: [dir.file("absent.ndjson")], output: .directory(dir.file("o2")))
     do {

@@ -61,8 +61,15 @@ package final class StreamSink: RecordSink {
   private func emit(_ bytes: UnsafeBufferPointer<UInt8>) throws {
     if let error = FileDescriptorWriter.writeAll(fd, bytes) {
       if error == EPIPE { throw SinkError.closedOutput }
-      throw SinkError.io("cannot write to stdout: \(String(cString: strerror(error)))")
+      throw SinkError.io(
+        "cannot write to \(Self.name(of: fd)): \(String(cString: strerror(error)))")
     }
+  }
+
+  /// The stream's descriptor as messages name it: `stdout`, or the descriptor a host program
+  /// gave (`TranscodeJob.Output.stream`).
+  package static func name(of fd: Int32) -> String {
+    fd == 1 ? "stdout" : "output descriptor \(fd)"
   }
 }
 

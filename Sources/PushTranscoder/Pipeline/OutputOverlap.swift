@@ -56,14 +56,21 @@ package enum OutputOverlap {
           "the input \(input.path) is a file of the output directory \(configuration.output), which the run writes and --force replaces"
       }
     } else if let stream = FileID(descriptor: configuration.streamDescriptor) {
+      let name = streamName(configuration)
       if let input = inputs.first(where: { $0.file == stream }) {
-        return "the standard output is the input \(input.path): the run would read its own records"
+        return "\(name) is the input \(input.path): the run would read its own records"
       }
       if let output = outputs.first(where: { FileID(path: $0.path) == stream }) {
-        return "\(output.option) \(output.path) is the standard output, where the records go"
+        return "\(output.option) \(output.path) is \(name), where the records go"
       }
     }
     return nil
+  }
+
+  /// The stream as these messages name it: the standard output, or a host program's descriptor.
+  private static func streamName(_ configuration: RunConfiguration) -> String {
+    let descriptor = configuration.streamDescriptor
+    return descriptor == 1 ? "the standard output" : StreamSink.name(of: descriptor)
   }
 
   /// Whether a batch run into `directory` writes, moves or deletes `path`: the directory
