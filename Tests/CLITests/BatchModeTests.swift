@@ -397,6 +397,16 @@ extension CLITests {
       #expect(result.stderrText.contains("ETA"), "known input size gives an ETA")
     }
 
+    /// Stdin redirected from a file (`- < big.ndjson`) has a known size too: the line showed
+    /// no share and no ETA.
+    @Test func stdinFromAFileGivesAnETA() throws {
+      let result = try CLI.run(
+        ["-", "--progress", "always", "-o", "-"], stdinFile: try Corpus.small)
+      #expect(result.status == 0)
+      #expect(result.stderrText.contains(" lines, "), "\(result.stderrText.debugDescription)")
+      #expect(result.stderrText.contains("ETA"), "\(result.stderrText.debugDescription)")
+    }
+
     /// `auto` on a terminal: `script` gives the run a pseudo-terminal for stderr.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
     func autoWritesAProgressLineOnATerminal() throws {

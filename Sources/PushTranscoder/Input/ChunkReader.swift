@@ -128,7 +128,13 @@ package final class ChunkReader: @unchecked Sendable {
     self.tooLongThreshold = maxLineBytes > Int.max - 2 ? Int.max : maxLineBytes + 2
     var total: UInt64? = 0
     for input in self.inputs {
-      guard case .path(let path) = input, let size = FileInput.regularFileSize(path) else {
+      let size: UInt64?
+      switch input {
+      case .path(let path): size = FileInput.regularFileSize(path)
+      case .standardInput: size = FileInput.regularFileBytesLeft(0)
+      case .descriptor: size = nil
+      }
+      guard let size else {
         total = nil
         break
       }

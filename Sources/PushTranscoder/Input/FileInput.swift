@@ -116,4 +116,14 @@ final class FileInput {
     guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
     return UInt64(info.st_size)
   }
+
+  /// The bytes left to read from `descriptor` when it is a regular file (`< big.ndjson`): its
+  /// size less its offset; nil for a pipe, a terminal or a socket.
+  static func regularFileBytesLeft(_ descriptor: Int32) -> UInt64? {
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    let offset = lseek(descriptor, 0, SEEK_CUR)
+    guard offset >= 0, offset <= info.st_size else { return nil }
+    return UInt64(info.st_size - offset)
+  }
 }

@@ -26,7 +26,8 @@ package enum InputSource: Sendable, Hashable {
 
 /// Progress counters of a reader, safe to read from any thread (the progress line, SPEC 6.4).
 package final class InputProgress: Sendable {
-  /// The sum of the inputs' file sizes when every input is a regular file, else nil (no ETA).
+  /// The sum of the inputs' file sizes when every input is a regular file (stdin redirected
+  /// from one counts what is left of it), else nil (no ETA).
   package let totalBytes: UInt64?
   private let read = Atomic<UInt64>(0)
 

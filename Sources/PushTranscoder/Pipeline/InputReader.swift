@@ -28,8 +28,9 @@ final class InputReader: @unchecked Sendable {
     reader.batchBytes = Self.workItemBytes
   }
 
-  /// The total input size when every input is a regular file (for the ETA).
-  var totalBytes: Int? { reader.progress.totalBytes.map { Int($0) } }
+  /// The input bytes read so far and, when every input is a regular file, their total (for the
+  /// progress line's share and ETA).
+  var progress: InputProgress { reader.progress }
 
   func next() throws -> WorkItem? {
     if pendingIndex < pending.count {

@@ -166,7 +166,7 @@ package enum Runner {
     case .never: showProgress = false
     case .auto: showProgress = isatty(2) == 1
     }
-    let progress = showProgress ? Progress(totalBytes: reader.totalBytes) : nil
+    let progress = showProgress ? Progress(input: reader.progress) : nil
     let pipeline = Pipeline(threads: configuration.threads)
     // A complete run's stats and report are written before it is declared complete: a failure
     // to write them (a full disk) leaves a batch directory without its manifest, as its status

@@ -62,7 +62,16 @@ import Testing
   /// Counts are Swift Ints, C longs: `%d` printed only their low 32 bits.
   @Test func progressLinePrintsLargeLineCountsWhole() {
     let line = Progress.line(
-      bytes: 2_000_000_000_000, lines: 5_000_000_000, seconds: 1000, totalBytes: 4_000_000_000_000)
+      bytes: 2_000_000_000_000, lines: 5_000_000_000, seconds: 1000, totalBytes: 4_000_000_000_000,
+      readBytes: 2_000_000_000_000)
     #expect(line == "\r2000000.0 MB, 5000000000 lines, 2000 MB/s, 50%, ETA 1000 s\u{1B}[K")
+  }
+
+  /// For compressed input the share and the ETA follow the compressed bytes read, the unit of
+  /// the known total: 40 MB decoded from the first 1 MB of a 5 MB gzip file is 20 %, not 100 %.
+  @Test func progressOfCompressedInputFollowsTheCompressedBytesRead() {
+    let line = Progress.line(
+      bytes: 40_000_000, lines: 100, seconds: 2, totalBytes: 5_000_000, readBytes: 1_000_000)
+    #expect(line == "\r40.0 MB, 100 lines, 20 MB/s, 20%, ETA 8 s\u{1B}[K")
   }
 }
