@@ -36,7 +36,13 @@ enum ExplainFormat {
       let (line, caret) = caret(e.bytes, offset: offset)
       out += "  \(line)\n  " + fault(caret) + "\n"
     case .notice:
-      out += "  transcoded (\(e.dialect ?? "?"))\n"
+      if let refusal = e.refusedByEveryVendor {
+        out +=
+          "  " + fault("rejected: \(refusal.reason)")
+          + " (a message, \(e.dialect ?? "?"), that every vendor refused: no payload record)\n"
+      } else {
+        out += "  transcoded (\(e.dialect ?? "?"))\n"
+      }
       out += "  key: \(e.key.map(quote) ?? "none")\n"
       if e.groups.isEmpty {
         out +=
@@ -133,7 +139,14 @@ enum ExplainFormat {
         "\"outcome\":\"rejected\",\"reason\":\(quote(reason)),\"detail\":\(quote(detail)),"
           + "\"offset\":\(offset),\"window\":\(quote(line)),\"caret\":\(quote(caret))")
     case .notice:
-      fields.append("\"outcome\":\"transcoded\",\"dialect\":\(optional(e.dialect))")
+      if let refusal = e.refusedByEveryVendor {
+        // Counted as the stats count it; the vendors below say who refused what.
+        fields.append(
+          "\"outcome\":\"rejected\",\"reason\":\(quote(refusal.reason)),"
+            + "\"detail\":\(quote(refusal.detail)),\"dialect\":\(optional(e.dialect))")
+      } else {
+        fields.append("\"outcome\":\"transcoded\",\"dialect\":\(optional(e.dialect))")
+      }
       fields.append("\"key\":\(optional(e.key))")
       fields.append("\"recipients\":[\(e.recipients.map(quote).joined(separator: ","))]")
       fields.append("\"groups\":[\(e.groups.map(quote).joined(separator: ","))]")

@@ -60,6 +60,24 @@ extension CLITests {
           #expect(data.range(of: Data(",\"line\":\(index + 1),".utf8)) != nil)
           jsonRecords.append(data)
         }
+        // A vendor is explained as refusing exactly when transcode wrote its reject for the
+        // line, whichever record of a split message it refused; a message every vendor refused
+        // is `rejected`, as the stats count it. The first record alone was explained, so a
+        // split message refused in a later record read as transcoded and accepted.
+        if let vendors = entry["vendors"] as? [[String: Any]] {
+          for vendor in vendors {
+            let name = try #require(vendor["vendor"] as? String)
+            let refused = vendor["refusal"] is [String: Any]
+            let rejected = records.contains {
+              $0.contains(#""vendor":"reject","for":"\#(name)""#)
+            }
+            #expect(refused == rejected, "\(file) line \(index + 1): \(name)")
+          }
+          let payloads = records.contains { !$0.contains(#""vendor":"reject""#) }
+          #expect(
+            (entry["outcome"] as? String == "rejected") == !payloads,
+            "\(file) line \(index + 1)")
+        }
       }
       #expect(jsonRecords == expected)
     }
@@ -158,6 +176,50 @@ extension CLITests {
     }
 
     /// A blank line explains as blank, with no records.
+    /// A group send whose second group's name (in the display prefix) is too long: harmony
+    /// refuses that record, so the message (every record of it) is rejected for harmony, and
+    /// the capped vendors cut the second record's title. `explain` looked at the first record
+    /// only: "transcoded", harmony "fits", no cut.
+    @Test func aSplitMessageIsExplainedByEveryRecord() throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let name = String(repeating: "N", count: 4100)
+      try dir.write(
+        "names.ndjson",
+        Data(
+          (#"{"GroupId":"g_team","Name":"Team"}"# + "\n" + #"{"GroupId":"g_huge","Name":""#
+            + name + "\"}\n").utf8))
+      try dir.write(
+        "in.ndjson",
+        Data(
+          #"{"target_type":"chatgroups","target":["g_team","g_huge"],"msg":{"type":"txt","msg":"hi"},"from":"a"}"#
+            .utf8))
+      let options = ["--line", "1", "--directory", "names.ndjson", "--json"]
+      let harmony = try CLI.run(
+        ["explain", "in.ndjson", "--vendors", "harmony"] + options, in: dir.url)
+      #expect(harmony.status == 0, "\(harmony.stderrText)")
+      let one = try #require(
+        (try JSONSerialization.jsonObject(with: harmony.stdout) as? [[String: Any]])?.first)
+      #expect(one["outcome"] as? String == "rejected")
+      #expect(one["reason"] as? String == "over-budget")
+      let vendor = try #require((one["vendors"] as? [[String: Any]])?.first)
+      #expect((vendor["refusal"] as? [String: Any])?["reason"] as? String == "over-budget")
+
+      let all = try CLI.run(["explain", "in.ndjson"] + options, in: dir.url)
+      let entry = try #require(
+        (try JSONSerialization.jsonObject(with: all.stdout) as? [[String: Any]])?.first)
+      #expect(entry["outcome"] as? String == "transcoded")
+      let vendors = try #require(entry["vendors"] as? [[String: Any]])
+      let xiaomi = try #require(vendors.first { $0["vendor"] as? String == "xiaomi" })
+      #expect(xiaomi["title_cut"] as? Bool == true)
+      let text = try CLI.run(
+        [
+          "explain", "in.ndjson", "--vendors", "harmony", "--line", "1", "--directory",
+          "names.ndjson",
+        ], in: dir.url)
+      #expect(text.stdoutText.contains("rejected: over-budget"), "\(text.stdoutText)")
+    }
+
     @Test func blankLineHasNoRecords() throws {
       let result = try CLI.run(["explain", "-", "--line", "1"], stdin: Data("  \n".utf8))
       #expect(result.status == 0)

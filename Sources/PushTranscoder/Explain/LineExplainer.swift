@@ -20,7 +20,10 @@ package struct LineExplanation {
     case notice
   }
 
-  /// One selected vendor's view of the notice.
+  /// One selected vendor's view of the notice. A message that splits into several records is
+  /// rendered whole, as `transcode` renders it: the payload and its size are the first
+  /// record's, the cut flags and the fields left out those of any record, and the refusal that
+  /// of the first record the vendor refuses (which drops all of them).
   package struct Vendor {
     /// The vendor's id.
     package var name: String
@@ -32,9 +35,9 @@ package struct LineExplanation {
     package var titleCap: Int?
     /// The body cap in Unicode scalars, nil for the budgeted vendors.
     package var bodyCap: Int?
-    /// The title was cut to its cap.
+    /// The title was cut to its cap (in any record).
     package var titleCut = false
-    /// The body was cut, to its cap or to fit the budget.
+    /// The body was cut, to its cap or to fit the budget (in any record).
     package var bodyCut = false
     /// The payload keys whose values the vendor does not accept, left out (SPEC 9 [4, 6.8]; the
     /// stats' `dropped_fields`).
@@ -88,6 +91,13 @@ package struct LineExplanation {
   package var bodyScalars = 0
   /// Per selected vendor, in canonical order.
   package var vendors: [Vendor] = []
+  /// The refusal the line is counted under when every selected vendor refused the message (the
+  /// first vendor's, as the stats count it): the line then has no payload record and counts as
+  /// rejected, not transcoded.
+  package var refusedByEveryVendor: (reason: String, detail: String)? {
+    guard !vendors.isEmpty, vendors.allSatisfy({ $0.refusal != nil }) else { return nil }
+    return vendors[0].refusal
+  }
   /// The records `transcode -o -` writes for the line, each without its newline.
   package var records: [[UInt8]] = []
 }
@@ -307,15 +317,31 @@ package enum LineExplainer {
         titleCap: limits.titleScalars, bodyCap: limits.bodyScalars)
       var writer = JSONWriter(capacity: 1 << 12)
       var effects = RenderEffects()
-      let first = notice.groups.count > 1 ? notice.forRecord(part: 1) : notice
-      if let refusal = vendor.renderPayload(
-        first, context, part: 1, parts: parts, into: &writer, effects: &effects)
-      {
-        result.refusal = (RejectReason(refusal.reason).name, refusal.detail)
-        return result
+      // Every record, as `LineRecords.writeParts` renders them: a later record can be cut or
+      // refused where the first is not (a group's name in its display prefix, Easemob `t`).
+      let hashed: Notice
+      if parts > 1 && Vendor.hashesLines && notice.key == nil && notice.line != nil {
+        var copy = notice
+        copy.lineHash = notice.lineHash
+        hashed = copy
+      } else {
+        hashed = notice
       }
-      result.payloadBytes = writer.count
-      result.payload = String(decoding: writer.buffer, as: UTF8.self)
+      for part in 1...parts {
+        let record = hashed.groups.count > 1 ? hashed.forRecord(part: part) : hashed
+        writer.removeAll()
+        if let refusal = vendor.renderPayload(
+          record, context, part: part, parts: parts, into: &writer, effects: &effects)
+        {
+          result.refusal = (RejectReason(refusal.reason).name, refusal.detail)
+          return result
+        }
+        if part == 1 {
+          result.payloadBytes = writer.count
+          result.payload = String(decoding: writer.buffer, as: UTF8.self)
+        }
+      }
+      let first = notice.groups.count > 1 ? notice.forRecord(part: 1) : notice
       result.titleCut = effects.titleCut
       result.bodyCut = effects.bodyCut
       result.droppedFields = DroppedField.allCases.compactMap {
