@@ -35,7 +35,10 @@ struct RecordOptions: ParsableArguments {
   @Option(help: "Easemob display: summary (nick:text) or banner.")
   var display: DisplayMode = .summary
 
-  @Option(help: "Title for vendors that require one when nothing else gives it.")
+  @Option(
+    help:
+      "Title for vendors that require one when nothing else gives it (default: New message, or 新消息 with --locale zh)."
+  )
   var defaultTitle: String?
 
   @Option(help: "Directory NDJSON (nicknames, group names); repeatable.")
@@ -78,7 +81,8 @@ struct InputOptions: ParsableArguments {
   @Option(help: "Invalid UTF-8 and lone surrogates: strict (reject) or replace (U+FFFD).")
   var unicode: UnicodeMode = .strict
 
-  @Option(parsing: .unconditional, help: "Worker threads (default: the number of cores).")
+  @Option(
+    parsing: .unconditional, help: "Worker threads, 1 to 1024 (default: the number of cores).")
   var threads: Int?
 
   @Option(
@@ -124,7 +128,9 @@ struct Transcode: ParsableCommand {
 
   @OptionGroup var records: RecordOptions
 
-  @Option(parsing: .unconditional, help: "Exit 3 when more lines than this are rejected.")
+  @Option(
+    parsing: .unconditional,
+    help: "Exit 3 when more lines than this are rejected (default: no limit).")
   var maxRejects: Int?
 
   @Option(
