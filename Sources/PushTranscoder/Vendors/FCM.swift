@@ -35,7 +35,7 @@ struct FCM: BudgetedVendor {
     writer.optionalString("\"sound\":", android.sound, first: &first)
     // notification_count must be >= 0 (SPEC 9 [4, 6.8]).
     if let count = notice.badgeSet {
-      if AcceptedValues.integer(count, in: 0...Int.max) {
+      if AcceptedValues.nonNegativeInteger(count) {
         writer.optionalNumber("\"notification_count\":", count, first: &first)
       } else {
         effects.drop(.notificationCount)

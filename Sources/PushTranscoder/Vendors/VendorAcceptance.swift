@@ -105,6 +105,12 @@ enum AcceptedValues {
     return value
   }
 
+  /// True when the integer lexeme's value is at least 0, compared exactly, however large
+  /// (SPEC 9 [4, 6.8]: "Values compare exactly"): a lexeme without a minus sign, or `-0`.
+  static func nonNegativeInteger(_ lexeme: UnsafeBufferPointer<UInt8>) -> Bool {
+    lexeme.first != ASCII.minus || (lexeme.count == 2 && lexeme[1] == ASCII.zero)
+  }
+
   /// True when the integer lexeme's value lies in `range`.
   static func integer(_ lexeme: UnsafeBufferPointer<UInt8>, in range: ClosedRange<Int>) -> Bool {
     guard let value = integer(lexeme) else { return false }
@@ -137,8 +143,24 @@ extension JSONWriter {
     string(value)
   }
 
+  /// Writes `key` and the integer lexeme when present and at least 0 (compared exactly, however
+  /// large); a negative value is left out and recorded as `field` in `effects`.
+  @inline(__always)
+  mutating func nonNegativeNumber(
+    _ key: StaticString, _ lexeme: UnsafeBufferPointer<UInt8>?, _ field: DroppedField,
+    _ effects: inout RenderEffects
+  ) {
+    guard let lexeme else { return }
+    guard AcceptedValues.nonNegativeInteger(lexeme) else {
+      effects.drop(field)
+      return
+    }
+    raw(key)
+    raw(lexeme)
+  }
+
   /// Writes `key` and the integer lexeme when present and in `range`; a present value outside
-  /// it is left out and recorded as `field` in `effects`.
+  /// it (one that does not fit an `Int` included) is left out and recorded as `field`.
   @inline(__always)
   mutating func rangedNumber(
     _ key: StaticString, _ lexeme: UnsafeBufferPointer<UInt8>?, _ range: ClosedRange<Int>,

@@ -52,6 +52,17 @@ struct VendorAcceptanceTests {
     #expect(NoticeFixture.payload(.apns, large).contains(#""badge":1000"#))
     #expect(NoticeFixture.payload(.fcm, large).contains(#""notification_count":1000"#))
     #expect(Self.dropped(.fcm, large).isEmpty)
+    // "Values compare exactly": 2^63 and beyond are >= 0 too (they were dropped for not
+    // fitting 64 bits); below -2^63 is still negative, and -0 is 0.
+    let huge = #"{"body":"b","badgeSet":99999999999999999999999}"#
+    #expect(NoticeFixture.payload(.apns, huge).contains(#""badge":99999999999999999999999"#))
+    #expect(
+      NoticeFixture.payload(.fcm, huge).contains(#""notification_count":99999999999999999999999"#))
+    #expect(Self.dropped(.apns, huge).isEmpty && Self.dropped(.fcm, huge).isEmpty)
+    let hugeNegative = #"{"body":"b","badgeSet":-99999999999999999999999}"#
+    #expect(Self.dropped(.apns, hugeNegative) == ["badge"])
+    #expect(Self.dropped(.fcm, hugeNegative) == ["notification_count"])
+    #expect(NoticeFixture.payload(.apns, #"{"body":"b","badgeSet":-0}"#).contains(#""badge":-0"#))
   }
 
   @Test func huaweiCategoryAndImportanceFromTheirLists() {
