@@ -41,6 +41,8 @@ package struct NameDirectory: @unchecked Sendable {
   package var userCount: Int { users.count }
   /// The number of distinct group ids.
   package var groupCount: Int { groups.count }
+  /// The longest probe a lookup of a known user id makes (`NameTable.longestProbe`).
+  var longestUserProbe: Int { users.longestProbe }
 
   /// Reads one directory line (already parsed and valid JSON).
   ///
@@ -139,9 +141,14 @@ package struct NameDirectory: @unchecked Sendable {
 /// An open-addressing hash table from decoded id bytes to an optional name, both stored in a
 /// `TextArena`. Lookups hash the id's bytes in place, so a message line's id (without escapes)
 /// is looked up without allocating.
+///
+/// Ids are hashed with the standard library's `Hasher`, seeded per process: ids chosen to
+/// collide (user names are chosen by users) cannot pile into one probe chain, which made
+/// loading a directory quadratic with an unseeded hash. The table's layout, not the output,
+/// depends on the seed.
 struct NameTable {
   private struct Slot {
-    var hash: UInt64 = 0
+    var hash = 0
     var key: UnsafePointer<UInt8>? = nil
     var keyCount = 0
     var name: StringSlice? = nil
@@ -158,7 +165,7 @@ struct NameTable {
     let stored = name.map { arena.copy($0) }
     decoded.withUnsafeBufferPointer { key in
       if (count + 1) * 4 > slots.count * 3 { grow() }
-      let hash = FNV1a.hash(key)
+      let hash = Self.hash(key)
       let index = probe(hash, key)
       if slots[index].key == nil {
         slots[index] = Slot(hash: hash, key: arena.copy(key), keyCount: key.count, name: stored)
@@ -176,14 +183,32 @@ struct NameTable {
 
   func lookup(_ key: UnsafeBufferPointer<UInt8>) -> StringSlice? {
     guard !slots.isEmpty else { return nil }
-    let slot = slots[probe(FNV1a.hash(key), key)]
+    let slot = slots[probe(Self.hash(key), key)]
     return slot.key == nil ? nil : slot.name
   }
 
-  /// The slot holding `key`, or the empty slot where it belongs.
-  private func probe(_ hash: UInt64, _ key: UnsafeBufferPointer<UInt8>) -> Int {
+  /// The longest distance from an entry's home slot to its slot: the longest probe any lookup
+  /// of a stored id makes (tests check that ids chosen to collide keep it short).
+  var longestProbe: Int {
     let mask = slots.count - 1
-    var index = Int(truncatingIfNeeded: hash) & mask
+    var longest = 0
+    for (index, slot) in slots.enumerated() where slot.key != nil {
+      longest = max(longest, (index - (slot.hash & mask)) & mask)
+    }
+    return longest
+  }
+
+  /// The seeded hash of an id's bytes.
+  private static func hash(_ key: UnsafeBufferPointer<UInt8>) -> Int {
+    var hasher = Hasher()
+    hasher.combine(bytes: UnsafeRawBufferPointer(key))
+    return hasher.finalize()
+  }
+
+  /// The slot holding `key`, or the empty slot where it belongs.
+  private func probe(_ hash: Int, _ key: UnsafeBufferPointer<UInt8>) -> Int {
+    let mask = slots.count - 1
+    var index = hash & mask
     while let stored = slots[index].key {
       // Safe because `key.count > 0` gives `key` a base address, and `stored` holds `keyCount`
       // (= key.count) bytes in the arena, which never moves them.
