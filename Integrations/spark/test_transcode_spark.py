@@ -118,11 +118,13 @@ def binary():
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory, binary):
-    gen = os.environ.get("GEN_CORPUS",
-                         os.path.join(os.path.dirname(ROOT), "shared", "bench", "gen_corpus.py"))
+    # As the Swift tests do: the shared benchmark kit's generator when it is beside the
+    # checkout, else the project's own (Corpus/make_test_corpus.py, the same arguments), so a
+    # clone on its own runs every test.
+    kit = os.path.join(os.path.dirname(ROOT), "shared", "bench", "gen_corpus.py")
+    own = os.path.join(ROOT, "Corpus", "make_test_corpus.py")
+    gen = os.environ.get("GEN_CORPUS", kit if os.path.exists(kit) else own)
     if not os.path.exists(gen):
-        # As the Swift tests do: without the shared benchmark kit beside the checkout, the tests
-        # that need a generated corpus are skipped with a reason instead of erroring.
         pytest.skip(f"{gen} is missing: the Spark tests that need a generated corpus are skipped")
     data = subprocess.run([sys.executable, gen, str(SEED), str(SIZE_MB), "--malformed"],
                           check=True, capture_output=True).stdout
@@ -261,8 +263,22 @@ def test_directory_shipped_with_the_job(spark, binary, first_line, corpus, tmp_p
     """--directory FILE shipped like --files: names reach the payloads; bad directory lines are
     rejected by every task, first in its reject output (documented: per task)."""
     names = tmp_path / "names-dir.ndjson"
-    names.write_bytes(b'{"To_Account":"administrator","ProfileItem":[{"Tag":'
-                      b'"Tag_Profile_IM_Nick","Value":"Zelda Dir"}]}\n{"To_Account":\n')
+    # A nickname for the corpus's Tencent senders (whichever generator made it), then one bad
+    # directory line.
+    senders = set()
+    with open(corpus["path"], "rb") as f:
+        for raw in f:
+            try:
+                message = json.loads(raw)
+            except ValueError:
+                continue
+            sender = message.get("From_Account") if isinstance(message, dict) else None
+            if isinstance(sender, str) and sender and sender.isascii() and sender.isprintable():
+                senders.add(sender)
+    assert senders, "the corpus has no Tencent sender"
+    entries = [json.dumps({"To_Account": sender, "ProfileItem": [
+        {"Tag": "Tag_Profile_IM_Nick", "Value": "Zelda Dir"}]}) for sender in sorted(senders)]
+    names.write_bytes(("\n".join(entries) + '\n{"To_Account":\n').encode())
     spark.sparkContext.addFile(str(names))
     run = subprocess.run([binary, corpus["path"], "-o", "-", "--threads", "1",
                           "--directory", str(names)], capture_output=True, timeout=120)
