@@ -58,6 +58,27 @@ extension CLITests {
       #expect((directory?["rejected"] as? [String: Any])?.isEmpty != false)
     }
 
+    /// Stdout closing while the directory's rejects are written (`| head`) ends the run quietly,
+    /// and `--stats` is still written, as when it closes during the records.
+    @Test func aClosedStdoutDuringTheDirectoryRejectsStillWritesTheStats() throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      // 2,000 bad directory lines: their rejects (about 240 KB) outgrow a pipe's buffer.
+      try dir.write("names.ndjson", Data(String(repeating: "not json\n", count: 2000).utf8))
+      try dir.write(
+        "in.ndjson",
+        Data(
+          #"{"From_Account":"u1","To_Account":"b","MsgBody":[{"MsgType":"TIMTextElem","MsgContent":{"Text":"hi"}}]}"#
+            .utf8))
+      let result = try CLI.sh(
+        """
+        { "$BIN" in.ndjson --directory names.ndjson --stats s.json; echo $? > status.txt; } | head -c 100 > /dev/null
+        """, in: dir.url)
+      #expect(result.status == 0)
+      #expect(String(decoding: try dir.read("status.txt"), as: UTF8.self) == "0\n")
+      #expect(FileManager.default.fileExists(atPath: dir.file("s.json")))
+    }
+
     /// A truncated gzip directory file stops the run as a truncated input does: status 1, the
     /// summary, `--stats`, and the rejects of the directory lines before the fault, in the
     /// stream and in `-o DIR` (complete, not a temporary file). Before, the run failed with the

@@ -146,6 +146,17 @@ import Testing
     #expect(transcoder.transcode(lines: [0xEF, 0xBB, 0xBF]).isEmpty)
     #expect(transcoder.stats.lines == 0)
     #expect(transcoder.stats.json + "\n" == (try String(contentsOfFile: stats, encoding: .utf8)))
+    // Two marks: the command drops the first and rejects line 1, which starts with the second
+    // (the buffer's mark was dropped, then the line's).
+    let twice = try Transcoder()
+    let doubled = twice.transcode(
+      lines: [0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF] + Array(#"{"To_Account":"b"}"#.utf8))
+    #expect(doubled.count == 1)
+    if case .reject(let reject)? = doubled.first?.kind {
+      #expect(reject.reason == "syntax")
+    } else {
+      Issue.record("expected a syntax reject, got \(doubled)")
+    }
     // After the mark, the first line is still line 1.
     let records = transcoder.transcode(
       lines: Array(
@@ -281,8 +292,8 @@ import Testing
       inputs: [dir.file("in.ndjson")], output: .directory(dir.file("out")))
     #expect(throws: TranscodeError.self) { try existing.run() }
 
-    // A descriptor that is not open for writing is named, and refused before the run reads a
-    // line; it was reported as "stdout", at the first write, after a summary of nothing.
+    // A descriptor that is not open for writing is named in the failure of the first write
+    // (it was reported as "stdout").
     let readOnly = open("/dev/null", O_RDONLY)
     defer { close(readOnly) }
     for descriptor in [Int32(9999), readOnly] {

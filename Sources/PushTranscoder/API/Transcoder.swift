@@ -77,8 +77,10 @@ public final class Transcoder {
     var start = 0
     while start < written.count {
       var end = start
-      while written[end] != ASCII.newline { end += 1 }
-      // Safe because `start ..< end` lies within the written bytes (`end` stops at a newline).
+      // Every record the pipeline writes ends with a newline; the bound keeps the scan inside
+      // the buffer whatever it holds.
+      while end < written.count && written[end] != ASCII.newline { end += 1 }
+      // Safe because `start ..< end` lies within the written bytes.
       let record = UnsafeBufferPointer(rebasing: written[start..<end])
       let reject = LineReject(record: record, tokenizer: &tokenizer)
       records.append(
@@ -112,10 +114,9 @@ public final class Transcoder {
   /// belongs to the ending), and the last line may end without one, as in an input file.
   public func transcode(lines: [UInt8]) -> [TranscodedRecord] {
     // A byte-order mark at the start is not a line's content: the command drops it before it
-    // counts lines, so a buffer holding only the mark has no line (SPEC 9 [2.1]).
-    if nextLineNumber == 1, lines.starts(with: Self.byteOrderMark) {
-      return transcode(lines: Array(lines.dropFirst(Self.byteOrderMark.count)))
-    }
+    // counts lines, so a buffer holding only the mark has no line (SPEC 9 [2.1]). Any other
+    // buffer's first line drops it in `transcode(line:)`, once.
+    if nextLineNumber == 1, lines == Self.byteOrderMark { return [] }
     guard !lines.isEmpty else { return [] }
     let chunk = lines.withUnsafeBytes { bytes in
       // Safe because `bytes` is not empty (checked above), so it has a base address; the
@@ -157,8 +158,8 @@ public final class Transcoder {
     // where its `RecordRef` says, anything else between is a reject record.
     while start < written.count {
       var end = start
-      while written[end] != ASCII.newline { end += 1 }
-      // Safe because `start ..< end` lies within the written bytes (`end` stops at a newline).
+      while end < written.count && written[end] != ASCII.newline { end += 1 }
+      // Safe because `start ..< end` lies within the written bytes.
       let record = UnsafeBufferPointer(rebasing: written[start..<end])
       let kind: TranscodedRecord.Kind
       if refIndex < output.refs.count, output.refs[refIndex].end == end + 1,

@@ -7,9 +7,9 @@ import Glibc
 /// the stream is reset and decoding continues. Input that ends inside a member is `truncated`;
 /// any other zlib fault (bad header, bad data, CRC or length mismatch, non-gzip bytes after a
 /// member, a zlib stream among them) is `corrupt`. A byte after a member that cannot start one
-/// is `corrupt` at once, as zlib says of two such bytes, not `truncated` at the end of input. Zero bytes after the last member are padding (tape and block devices
-/// write them; GNU gzip ignores them too) and end the stream; anything after such padding is
-/// `corrupt`.
+/// is `corrupt` at once, as zlib says of two such bytes, not `truncated` at the end of input.
+/// Zero bytes after the last member are padding (tape and block devices write them; GNU gzip
+/// ignores them too) and end the stream; anything after such padding is `corrupt`.
 ///
 /// The members' check values are computed here, not by zlib: on gzip input the reader is the
 /// slowest stage, and libdeflate's CRC-32 (`CRC32`, folding with PCLMULQDQ) costs less than half

@@ -8,13 +8,18 @@ import Glibc
 /// checksum) is `truncated`; an error code from liblz4 (bad magic, bad block, content checksum
 /// mismatch) is `corrupt`.
 ///
-/// Each call hands liblz4 no more input than its hint asks for, less the next block's header
-/// (one block, or the next header or checksum). On an error `LZ4F_decompress` returns without reporting what it wrote in that
-/// call, so a call that decoded blocks and then met a bad content checksum lost those blocks,
-/// and how many were lost depended on the size of the read (`--chunk-bytes`). One step per
-/// call, and a call without input to flush what liblz4 still holds before the next step, lose
-/// nothing: a frame's end (its content size, its checksum) is checked in a call that writes no
-/// output, and every line decoded before it is delivered, as `lz4 -d` delivers them.
+/// On an error `LZ4F_decompress` returns without reporting what it wrote in that call. So no
+/// call that can fail at a frame's end (its declared content size, its checksum) may also
+/// write output: each call hands liblz4 less input than its hint asks for, by 8 bytes (at
+/// least 1), which keeps the block header after a block (the end mark among them) out of the
+/// call that completes the block; and after a call that wrote output, calls without input
+/// empty what liblz4 still holds before the next input. A frame's end is then checked in a
+/// call that writes nothing, and every line decoded before it is delivered, as `lz4 -d`
+/// delivers them, whatever the reads (`--chunk-bytes`). The 8: liblz4's hint counts the next
+/// block's 4-byte header and, for a block that arrives in pieces with block checksums on,
+/// the block's checksum twice (liblz4 1.9.4). Holding bytes back only splits a step into more
+/// calls. A corrupt block itself can still be delivered in part: liblz4 hands out an
+/// uncompressed block's bytes before it checks the block's checksum.
 final class LZ4Decoder: ByteDecoder {
   private let file: FileInput
   private var context: OpaquePointer?
@@ -38,8 +43,7 @@ final class LZ4Decoder: ByteDecoder {
   /// True after a call that wrote output: liblz4 may hold more of the block it decoded (a block
   /// larger than the room given is decoded into its own buffer and handed out in pieces), and
   /// a call with input would hand out the rest and then check the next step, losing the rest
-  /// if that check fails (a frame's wrong content size: the bytes delivered then depended on
-  /// `--threads` and `--chunk-bytes`). So the next call gives no input until nothing is held.
+  /// if that check fails. So the next call gives no input until nothing is held.
   private var mayHoldOutput = false
 
   /// A decoder of `file`; `inputCapacity` is the compressed bytes read at a time (tests make it
@@ -78,10 +82,9 @@ final class LZ4Decoder: ByteDecoder {
         if n == 0 { inputEnded = true }
       }
       var outputSize = capacity - produced
-      // liblz4's hint for a block counts the next block's 4-byte header too: the block comes
-      // alone, and the header after it (a frame's end mark, where the content size is checked)
-      // in a call of its own, which writes nothing.
-      let step = nextInputHint > 4 ? nextInputHint - 4 : nextInputHint
+      // 8 bytes short of the hint (see the type's comment): the header after a block comes in
+      // calls of its own, which write nothing.
+      let step = max(1, nextInputHint - 8)
       var inputSize = mayHoldOutput ? 0 : min(inputEnd - inputStart, step)
       // Safe because output stays in buffer[produced..<capacity] and input in the unread bytes
       // input[inputStart..<inputEnd]; liblz4 reports how much of each it used.

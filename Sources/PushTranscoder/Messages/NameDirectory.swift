@@ -143,9 +143,8 @@ package struct NameDirectory: @unchecked Sendable {
 /// is looked up without allocating.
 ///
 /// Ids are hashed with the standard library's `Hasher`, seeded per process: ids chosen to
-/// collide (user names are chosen by users) cannot pile into one probe chain, which made
-/// loading a directory quadratic with an unseeded hash. The table's layout, not the output,
-/// depends on the seed.
+/// collide (user names are chosen by users) cannot pile into one probe chain, so loading and
+/// lookups stay linear. The table's layout, not the output, depends on the seed.
 struct NameTable {
   private struct Slot {
     var hash = 0

@@ -10,7 +10,7 @@ package struct RunResult: Sendable {
   package var outputBytes = 0
   /// Wall-clock seconds from the start of the run until its output is complete (the sink's
   /// finish included: a batch run's last flushes and manifest). The manifest's own `timing` and
-  /// the `--stats`/`--report` files, written during the finish, count up to their writing.
+  /// the `--report` page's, written during the finish, count up to their writing.
   package var seconds: Double
   /// A fatal error (corrupt input, I/O), already phrased for people.
   package var fatal: String?

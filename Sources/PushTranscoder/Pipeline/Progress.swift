@@ -5,8 +5,7 @@ import Dispatch
 ///
 /// The bytes and the rate count input processed (decoded, for compressed input); the share and
 /// the ETA count the input files read, in their own bytes (compressed, for compressed input),
-/// since only their size is known before the end. Measured in decoded bytes against a
-/// compressed total, a gzip run read 100 % from its first seconds on.
+/// the unit of the only total known before the end.
 package final class Progress: @unchecked Sendable {
   // Safe because only the pipeline's writer thread calls `update` and `finish`; `input` is
   // made of atomics.

@@ -28,9 +28,6 @@ enum RunPreflight {
     // yet.
     let runDirectory =
       configuration.batchMode ? OutputOverlap.location(of: configuration.output) : nil
-    if !configuration.batchMode, let reason = reasonCannotWrite(configuration.streamDescriptor) {
-      return "cannot write to \(StreamSink.name(of: configuration.streamDescriptor)): \(reason)"
-    }
     for case let path? in [
       configuration.rejectsPath, configuration.statsPath, configuration.reportPath,
     ] {
@@ -52,15 +49,6 @@ enum RunPreflight {
     if fstat(0, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR {
       return String(cString: strerror(EISDIR))
     }
-    return nil
-  }
-
-  /// Why the stream's descriptor cannot be written, or nil: not open (a host program's stale
-  /// number), or open read-only (the command's `/dev/null` holding a closed stdout). Found here,
-  /// the run stops before it reads a line, not at its first write after a summary of nothing.
-  private static func reasonCannotWrite(_ descriptor: Int32) -> String? {
-    let flags = fcntl(descriptor, F_GETFL)
-    if flags < 0 || flags & O_ACCMODE == O_RDONLY { return String(cString: strerror(EBADF)) }
     return nil
   }
 

@@ -142,6 +142,12 @@ package enum Runner {
       }
       try sink.consume(directoryOutput)
     } catch SinkError.closedOutput {
+      // Quietly, as below: the run files count what was written, none of it.
+      let result = RunResult(
+        stats: RunStats(), inputBytes: 0, seconds: 0, fatal: nil, closedOutput: true)
+      do { try writeRunFiles(result, configuration) } catch {
+        return fail(SinkError.describe(error))
+      }
       return RunOutcome(status: ExitStatus.done)
     } catch {
       return fail(SinkError.describe(error))
