@@ -200,6 +200,7 @@ struct NameTable {
   /// The seeded hash of an id's bytes.
   private static func hash(_ key: UnsafeBufferPointer<UInt8>) -> Int {
     var hasher = Hasher()
+    // Safe because `key` stays valid for the call, and the hasher reads only its bytes.
     hasher.combine(bytes: UnsafeRawBufferPointer(key))
     return hasher.finalize()
   }

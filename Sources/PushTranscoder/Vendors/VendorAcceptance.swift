@@ -108,6 +108,7 @@ enum AcceptedValues {
   /// True when the integer lexeme's value is at least 0, compared exactly, however large
   /// (SPEC 9 [4, 6.8]: "Values compare exactly"): a lexeme without a minus sign, or `-0`.
   static func nonNegativeInteger(_ lexeme: UnsafeBufferPointer<UInt8>) -> Bool {
+    // Safe because `lexeme[1]` is read only when the lexeme has two bytes.
     lexeme.first != ASCII.minus || (lexeme.count == 2 && lexeme[1] == ASCII.zero)
   }
 
