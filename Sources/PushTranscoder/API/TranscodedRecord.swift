@@ -46,13 +46,20 @@ public struct LineReject: Sendable, Hashable {
 }
 
 extension LineReject {
-  /// The reject's fields, read back from the record the pipeline wrote: the record is the one
-  /// source of truth, so the library does not keep a second account of rejects.
-  init(record: UnsafeBufferPointer<UInt8>, tokenizer: inout JSONTokenizer) {
+  /// The reject's fields and the `line` it names (0 if none), read back from the record the
+  /// pipeline wrote, in one parse: the record is the one source of truth, so the library does
+  /// not keep a second account of rejects.
+  static func read(record: UnsafeBufferPointer<UInt8>, tokenizer: inout JSONTokenizer)
+    -> (reject: LineReject, line: Int)
+  {
     var reason = ""
     var vendor: Vendor? = nil
     var detail = ""
     var offset = 0
+    var line = 0
+    func integer(_ document: JSONDocument, _ index: Int) -> Int {
+      Int(String(decoding: document.lexeme(index), as: UTF8.self)) ?? 0
+    }
     if tokenizer.parse(record) == nil {
       tokenizer.withDocument(record) { document in
         let root = document.root
@@ -65,22 +72,10 @@ extension LineReject {
         if let index = document.member(root, "detail") {
           detail = document.string(index).decodedString()
         }
-        if let index = document.member(root, "offset") {
-          offset = Int(String(decoding: document.lexeme(index), as: UTF8.self)) ?? 0
-        }
+        if let index = document.member(root, "offset") { offset = integer(document, index) }
+        if let index = document.member(root, "line") { line = integer(document, index) }
       }
     }
-    self.init(reason: reason, vendor: vendor, detail: detail, offset: offset)
-  }
-
-  /// The `line` a reject record names (0 if it names none).
-  static func lineNumber(
-    of record: UnsafeBufferPointer<UInt8>, tokenizer: inout JSONTokenizer
-  ) -> Int {
-    guard tokenizer.parse(record) == nil else { return 0 }
-    return tokenizer.withDocument(record) { document in
-      guard let index = document.member(document.root, "line") else { return 0 }
-      return Int(String(decoding: document.lexeme(index), as: UTF8.self)) ?? 0
-    }
+    return (LineReject(reason: reason, vendor: vendor, detail: detail, offset: offset), line)
   }
 }

@@ -64,32 +64,11 @@ public final class Transcoder {
     self.source = source
     self.processor = LineProcessor(options: transcodeOptions, directory: directory)
     var reader = JSONTokenizer()
-    self.directoryRejects = Self.rejects(in: output.main.buffer, tokenizer: &reader)
+    // The directory's output holds reject records only (no payload record, no `RecordRef`).
+    self.directoryRejects = Self.records(
+      in: output.main.buffer, refs: [], line: nil, tokenizer: &reader)
     output.main.removeAll()
     self.output = output
-  }
-
-  /// The reject records in `written`, one per line, each with the line number it names.
-  private static func rejects(
-    in written: UnsafeBufferPointer<UInt8>, tokenizer: inout JSONTokenizer
-  ) -> [TranscodedRecord] {
-    var records: [TranscodedRecord] = []
-    var start = 0
-    while start < written.count {
-      var end = start
-      // Every record the pipeline writes ends with a newline; the bound keeps the scan inside
-      // the buffer whatever it holds.
-      while end < written.count && written[end] != ASCII.newline { end += 1 }
-      // Safe because `start ..< end` lies within the written bytes.
-      let record = UnsafeBufferPointer(rebasing: written[start..<end])
-      let reject = LineReject(record: record, tokenizer: &tokenizer)
-      records.append(
-        TranscodedRecord(
-          kind: .reject(reject), line: LineReject.lineNumber(of: record, tokenizer: &tokenizer),
-          json: Array(record)))
-      start = end + 1
-    }
-    return records
   }
 
   /// The counts of every line transcoded so far (SPEC 6.4, 6.8).
@@ -101,22 +80,23 @@ public final class Transcoder {
   /// at the start of each input (SPEC 9 [2.1]).
   public func transcode(line: String) -> [TranscodedRecord] {
     var line = line
-    return line.withUTF8 { transcode(line: $0) }
+    return line.withUTF8 { transcode(line: $0, skippingMark: true) }
   }
 
   /// The records of one line given as bytes, without its terminator (see `transcode(line:)`
   /// for strings).
   public func transcode(line: [UInt8]) -> [TranscodedRecord] {
-    line.withUnsafeBufferPointer { transcode(line: $0) }
+    line.withUnsafeBufferPointer { transcode(line: $0, skippingMark: true) }
   }
 
   /// The records of every line in `lines`, in order: lines end at `\n` (one `\r` before it
   /// belongs to the ending), and the last line may end without one, as in an input file.
   public func transcode(lines: [UInt8]) -> [TranscodedRecord] {
     // A byte-order mark at the start is not a line's content: the command drops it before it
-    // counts lines, so a buffer holding only the mark has no line (SPEC 9 [2.1]). Any other
-    // buffer's first line drops it in `transcode(line:)`, once.
-    if nextLineNumber == 1, lines == Self.byteOrderMark { return [] }
+    // counts lines (SPEC 9 [2.1]), so a buffer holding only the mark has no line, and a second
+    // mark stays in line 1.
+    let atStart = nextLineNumber == 1 && lines.starts(with: Self.byteOrderMark)
+    let lines = atStart ? Array(lines.dropFirst(Self.byteOrderMark.count)) : lines
     guard !lines.isEmpty else { return [] }
     let chunk = lines.withUnsafeBytes { bytes in
       // Safe because `bytes` is not empty (checked above), so it has a base address; the
@@ -131,44 +111,59 @@ public final class Transcoder {
         maxLineBytes: options.maxLineBytes)
     }
     var records: [TranscodedRecord] = []
-    chunk.forEachLine { line, _ in records += transcode(line: line) }
+    chunk.forEachLine { line, _ in records += transcode(line: line, skippingMark: false) }
     return records
   }
 
   /// The UTF-8 encoding of U+FEFF.
   private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
-  /// Processes one line and splits what it wrote into records.
-  private func transcode(line: UnsafeBufferPointer<UInt8>) -> [TranscodedRecord] {
+  /// Processes one line and splits what it wrote into records; `skippingMark`: a byte-order
+  /// mark at the start of line 1 is dropped (a buffer of lines drops it before its lines).
+  private func transcode(line: UnsafeBufferPointer<UInt8>, skippingMark: Bool)
+    -> [TranscodedRecord]
+  {
     let number = nextLineNumber
     nextLineNumber += 1
     var line = line
-    if number == 1, line.starts(with: Self.byteOrderMark) {
+    if skippingMark, number == 1, line.starts(with: Self.byteOrderMark) {
       // Safe because the line starts with the mark's three bytes.
       line = UnsafeBufferPointer(rebasing: line[3...])
     }
     output.main.removeAll()
     output.refs.removeAll(keepingCapacity: true)
     processor.process(line: line, number: number, into: &output)
+    return Self.records(
+      in: output.main.buffer, refs: output.refs, line: number, tokenizer: &rejectReader)
+  }
+
+  /// The records in `written`: every record is one line of JSON (its strings escape
+  /// newlines); a payload record ends where its `RecordRef` says, anything else between is a
+  /// reject record. Each names `line`, or, when it is nil, the line its own record names (the
+  /// directory's rejects).
+  private static func records(
+    in written: UnsafeBufferPointer<UInt8>, refs: [RecordRef], line: Int?,
+    tokenizer: inout JSONTokenizer
+  ) -> [TranscodedRecord] {
     var records: [TranscodedRecord] = []
-    let written = output.main.buffer
     var start = 0
     var refIndex = 0
-    // Every record is one line of JSON (its strings escape newlines); a payload record ends
-    // where its `RecordRef` says, anything else between is a reject record.
     while start < written.count {
       var end = start
       while end < written.count && written[end] != ASCII.newline { end += 1 }
       // Safe because `start ..< end` lies within the written bytes.
       let record = UnsafeBufferPointer(rebasing: written[start..<end])
       let kind: TranscodedRecord.Kind
-      if refIndex < output.refs.count, output.refs[refIndex].end == end + 1,
-        let id = VendorID(rawValue: Int(output.refs[refIndex].vendor))
+      var number = line ?? 0
+      if refIndex < refs.count, refs[refIndex].end == end + 1,
+        let id = VendorID(rawValue: Int(refs[refIndex].vendor))
       {
         kind = .payload(Vendor(id))
         refIndex += 1
       } else {
-        kind = .reject(LineReject(record: record, tokenizer: &rejectReader))
+        let read = LineReject.read(record: record, tokenizer: &tokenizer)
+        kind = .reject(read.reject)
+        if line == nil { number = read.line }
       }
       records.append(TranscodedRecord(kind: kind, line: number, json: Array(record)))
       start = end + 1

@@ -306,10 +306,8 @@ package enum LineExplainer {
     var context: RenderContext
 
     func visit<Vendor: PushVendor>(_ vendor: Vendor) -> LineExplanation.Vendor {
-      let targets = notice.groups.isEmpty ? notice.recipients.count : notice.groups.count
-      let perRecord = notice.groups.isEmpty ? Vendor.limits.recipientsPerRecord : 1
-      let parts = targets <= perRecord ? 1 : (targets + perRecord - 1) / perRecord
       let limits = Vendor.limits
+      let parts = notice.recordCount(recipientsPerRecord: limits.recipientsPerRecord)
       let budget =
         notice.apns.voip ? limits.voipPayloadBytes ?? limits.payloadBytes : limits.payloadBytes
       var result = LineExplanation.Vendor(
@@ -319,19 +317,12 @@ package enum LineExplainer {
       var effects = RenderEffects()
       // Every record, as `LineRecords.writeParts` renders them: a later record can be cut or
       // refused where the first is not (a group's name in its display prefix, Easemob `t`).
-      let hashed: Notice
-      if parts > 1 && Vendor.hashesLines && notice.key == nil && notice.line != nil {
-        var copy = notice
-        copy.lineHash = notice.lineHash
-        hashed = copy
-      } else {
-        hashed = notice
-      }
+      let rendered =
+        notice.hashedForParts(parts, vendorHashesLines: Vendor.hashesLines) ?? notice
       for part in 1...parts {
-        let record = hashed.groups.count > 1 ? hashed.forRecord(part: part) : hashed
         writer.removeAll()
-        if let refusal = vendor.renderPayload(
-          record, context, part: part, parts: parts, into: &writer, effects: &effects)
+        if let refusal = vendor.renderPart(
+          rendered, context, part: part, parts: parts, into: &writer, &effects)
         {
           result.refusal = (RejectReason(refusal.reason).name, refusal.detail)
           return result

@@ -98,16 +98,8 @@ struct LineRecords: VendorRecordVisitor {
     _ line: inout LineOutcome
   ) {
     let perRecord = notice.groups.isEmpty ? Vendor.limits.recipientsPerRecord : 1
-    // Most messages fit one record: no division (integer division is the loop's costliest
-    // instruction).
-    let parts = targets <= perRecord ? 1 : (targets + perRecord - 1) / perRecord
-    // A vendor that reads the line's hash (when the message has no key) hashes the whole line:
-    // once per message, not once per record, so a split into many records stays linear in the
-    // line. Only then is the notice copied (with the hash in it): the copy of a notice and of
-    // its arrays' references costs more than the records of a one-part message.
-    if parts > 1 && Vendor.hashesLines && notice.key == nil && notice.line != nil {
-      var hashed = notice
-      hashed.lineHash = notice.lineHash
+    let parts = notice.recordCount(recipientsPerRecord: Vendor.limits.recipientsPerRecord)
+    if let hashed = notice.hashedForParts(parts, vendorHashesLines: Vendor.hashesLines) {
       writeParts(vendor, hashed, parts: parts, perRecord: perRecord, into: &output, &line)
     } else {
       writeParts(vendor, notice, parts: parts, perRecord: perRecord, into: &output, &line)
@@ -139,8 +131,8 @@ struct LineRecords: VendorRecordVisitor {
         framing: settings.framing, into: &output.main)
       var partEffects = RenderEffects()
       let payloadStart = output.main.count
-      if let refusal = renderPart(
-        vendor, notice, part: part, parts: parts, into: &output.main, &partEffects)
+      if let refusal = vendor.renderPart(
+        notice, context, part: part, parts: parts, into: &output.main, &partEffects)
       {
         // Never once settled: `laterRefusal` rendered every part still to come.
         assert(!settled, "a part refused after the vendor's records were handed over")
@@ -186,20 +178,6 @@ struct LineRecords: VendorRecordVisitor {
     line.wrote(parts, for: id, effects)
   }
 
-  /// Renders the payload of record `part` of `parts` (a group send's part has its own group).
-  @inline(__always)
-  private func renderPart<Vendor: PushVendor>(
-    _ vendor: Vendor, _ notice: Notice, part: Int, parts: Int, into writer: inout JSONWriter,
-    _ effects: inout RenderEffects
-  ) -> VendorRefusal? {
-    notice.groups.count > 1
-      ? vendor.renderPayload(
-        notice.forRecord(part: part), context, part: part, parts: parts, into: &writer,
-        effects: &effects)
-      : vendor.renderPayload(
-        notice, context, part: part, parts: parts, into: &writer, effects: &effects)
-  }
-
   /// The refusal of the first of parts `part + 1 ... parts` that `vendor` refuses, or nil when
   /// it writes them all: each payload rendered into scratch memory and dropped.
   @inline(never)
@@ -211,8 +189,8 @@ struct LineRecords: VendorRecordVisitor {
     for later in (part + 1)...parts {
       scratch.removeAll()
       var effects = RenderEffects()
-      if let refusal = renderPart(
-        vendor, notice, part: later, parts: parts, into: &scratch, &effects)
+      if let refusal = vendor.renderPart(
+        notice, context, part: later, parts: parts, into: &scratch, &effects)
       {
         return refusal
       }

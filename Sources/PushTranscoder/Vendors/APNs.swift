@@ -71,7 +71,9 @@ struct APNs: BudgetedVendor {
       bodyRange = writeAlertObject(title, subtitle, body, into: &writer)
     }
     // badge must be >= 0 (SPEC 9 [4, 6.8]).
-    writer.nonNegativeNumber(",\"badge\":", notice.badgeSet, .badge, &effects)
+    writer.acceptedNumber(
+      ",\"badge\":", notice.badgeSet, .badge, &effects,
+      accepted: AcceptedValues.nonNegativeInteger)
     writer.optionalString(",\"sound\":", notice.sound)
     if notice.apns.mutableContent { writer.raw(",\"mutable-content\":1") }
     if notice.apns.contentAvailable { writer.raw(",\"content-available\":1") }
@@ -93,7 +95,9 @@ struct APNs: BudgetedVendor {
     writer.raw("{\"aps\":{\"alert\":")
     let bodyRange = writeAlertObject(title, subtitle, body, into: &writer)
     // badge must be >= 0 (SPEC 9 [4, 6.8]).
-    writer.nonNegativeNumber(",\"badge\":", notice.badgeSet, .badge, &effects)
+    writer.acceptedNumber(
+      ",\"badge\":", notice.badgeSet, .badge, &effects,
+      accepted: AcceptedValues.nonNegativeInteger)
     writer.raw(",\"sound\":")
     if let sound = Notice.present(notice.sound) {
       writer.string(sound)

@@ -21,8 +21,9 @@ struct Meizu: CappedVendor {
     writer.raw(",\"content\":")
     texts.body.write(into: &writer)
     // noticeMsgType ← `MeiZuNoticeMsgType` when 0 or 1 (SPEC 9 [4, 6.8]).
-    writer.rangedNumber(
-      ",\"noticeMsgType\":", notice.android.meizuNoticeMsgType, 0...1, .noticeMsgType, &effects)
+    writer.acceptedNumber(
+      ",\"noticeMsgType\":", notice.android.meizuNoticeMsgType, .noticeMsgType, &effects
+    ) { AcceptedValues.integer($0, in: 0...1) }
     writer.raw("},\"clickTypeInfo\":{\"clickType\":0")
     if let ext {
       writer.raw(",\"parameters\":{\"ext\":")

@@ -144,31 +144,16 @@ extension JSONWriter {
     string(value)
   }
 
-  /// Writes `key` and the integer lexeme when present and at least 0 (compared exactly, however
-  /// large); a negative value is left out and recorded as `field` in `effects`.
+  /// Writes `key` and the integer lexeme when present and `accepted` by the vendor
+  /// (`AcceptedValues.nonNegativeInteger`, or `AcceptedValues.integer(_:in:)` for a range); a
+  /// present value it refuses is left out and recorded as `field` in `effects`.
   @inline(__always)
-  mutating func nonNegativeNumber(
+  mutating func acceptedNumber(
     _ key: StaticString, _ lexeme: UnsafeBufferPointer<UInt8>?, _ field: DroppedField,
-    _ effects: inout RenderEffects
+    _ effects: inout RenderEffects, accepted: (UnsafeBufferPointer<UInt8>) -> Bool
   ) {
     guard let lexeme else { return }
-    guard AcceptedValues.nonNegativeInteger(lexeme) else {
-      effects.drop(field)
-      return
-    }
-    raw(key)
-    raw(lexeme)
-  }
-
-  /// Writes `key` and the integer lexeme when present and in `range`; a present value outside
-  /// it (one that does not fit an `Int` included) is left out and recorded as `field`.
-  @inline(__always)
-  mutating func rangedNumber(
-    _ key: StaticString, _ lexeme: UnsafeBufferPointer<UInt8>?, _ range: ClosedRange<Int>,
-    _ field: DroppedField, _ effects: inout RenderEffects
-  ) {
-    guard let lexeme else { return }
-    guard AcceptedValues.integer(lexeme, in: range) else {
+    guard accepted(lexeme) else {
       effects.drop(field)
       return
     }

@@ -229,14 +229,19 @@ import Testing
     }
   }
 
-  @Test(arguments: [1, 2])
-  func theRunsSecondsIncludeTheSinksFinish(threads: Int) {
-    let lines = IndexedLinesTests.Lines(
+  /// Ten one-recipient text messages.
+  static func tenMessages() -> IndexedLinesTests.Lines {
+    IndexedLinesTests.Lines(
       storage: (0..<10).map { index in
         Array(
           #"{"From_Account":"a","To_Account":"b\#(index)","MsgBody":[{"MsgType":"TIMTextElem","MsgContent":{"Text":"hi"}}]}"#
             .utf8)
       })
+  }
+
+  @Test(arguments: [1, 2])
+  func theRunsSecondsIncludeTheSinksFinish(threads: Int) {
+    let lines = Self.tenMessages()
     let next = OneThreadPipelineTests.Counter()
     let result = Pipeline(threads: threads, cores: 2).run(
       options: TranscodeOptions(), directory: NameDirectory(), sink: SlowFinishSink()
@@ -246,22 +251,17 @@ import Testing
     #expect(result.seconds >= 0.3)
   }
 
-  /// The manifest's `timing` and the result `--stats`/`--report` are written from count what
-  /// comes before them: the run files' writing here (a 0.3 s hook), in a real run the last
-  /// flushes too. Both stopped at the last chunk, so a run's manifest claimed it was fast while
-  /// its disk was still busy.
+  /// The manifest's `timing`, and the result the run files (`--report`'s time) are written
+  /// from, count what comes before them: the run files' writing here (a 0.3 s hook), in a real
+  /// run the last flushes too. Both stopped at the last chunk, so a run's manifest claimed it
+  /// was fast while its disk was still busy.
   @Test func theManifestsTimeIncludesTheFinishBeforeIt() throws {
     let directory = "/tmp/push-transcode-runtime-\(getpid())"
     defer { _ = try? FileSystem.removeTree(directory) }
     let sink = try BatchSink(
       directory: directory, force: false, compression: .none, level: nil, batchRecords: 1000,
       threads: 1, optionsJSON: Array("{}".utf8), sync: false)
-    let lines = IndexedLinesTests.Lines(
-      storage: (0..<10).map { index in
-        Array(
-          #"{"From_Account":"a","To_Account":"b\#(index)","MsgBody":[{"MsgType":"TIMTextElem","MsgContent":{"Text":"hi"}}]}"#
-            .utf8)
-      })
+    let lines = Self.tenMessages()
     let next = OneThreadPipelineTests.Counter()
     var hookSeconds = 0.0
     let result = Pipeline(threads: 1, cores: 2).run(
