@@ -68,7 +68,7 @@ package final class StreamSink: RecordSink {
 
   /// The stream's descriptor as messages name it: `stdout`, or the descriptor a host program
   /// gave (`TranscodeJob.Output.stream`).
-  package static func name(of fd: Int32) -> String {
+  static func name(of fd: Int32) -> String {
     fd == 1 ? "stdout" : "output descriptor \(fd)"
   }
 }

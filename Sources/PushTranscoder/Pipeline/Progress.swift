@@ -15,7 +15,7 @@ package final class Progress: @unchecked Sendable {
   private var drawn = false
 
   /// A progress line for the reader whose counters are `input`.
-  package init(input: InputProgress) {
+  init(input: InputProgress) {
     self.input = input
   }
 
