@@ -116,6 +116,34 @@ extension CLITests {
       #expect(result.stderrText.contains("No such file"))
     }
 
+    /// An input truncated in place while the run reads it (`logrotate`'s `copytruncate` on a
+    /// log being processed): the run stops with status 1 naming the file, after writing the
+    /// records of every complete line it read, instead of ending as if the file had ended there.
+    /// The run is held on a full stdout pipe while the file is cut.
+    @Test func anInputTruncatedDuringTheRunExits1AfterTheLinesBeforeTheCut() throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let result = try CLI.sh(
+        #"""
+        awk 'BEGIN { for (i = 0; i < 200000; i++) printf "{\"MsgKey\":\"k%d\",\"MsgBody\":[{\"MsgType\":\"TIMTextElem\",\"MsgContent\":{\"Text\":\"hello\"}}],\"To_Account\":\"u1\"}\n", i }' > big.ndjson
+        { "$BIN" big.ndjson -o - --vendors apns --threads 1 --chunk-bytes 65536 2> err.txt; echo $? > status.txt; } | { sleep 1; : > big.ndjson; cat > records.ndjson; }
+        """#, in: dir.url)
+      #expect(result.status == 0, "\(result.stderrText)")
+      let status = String(decoding: try dir.read("status.txt"), as: UTF8.self)
+      let stderr = String(decoding: try dir.read("err.txt"), as: UTF8.self)
+      #expect(status == "1\n", "stderr: \(stderr)")
+      #expect(stderr.contains("big.ndjson: truncated file after "), "\(stderr)")
+      #expect(stderr.contains("shrank while it was read"), "\(stderr)")
+      let records = CLI.lines(String(decoding: try dir.read("records.ndjson"), as: UTF8.self))
+      #expect(!records.isEmpty && records.count < 200_000)
+      // One apns record per line, in order; the message's count of complete lines is theirs.
+      for (index, record) in records.enumerated() {
+        #expect(
+          record.hasPrefix(#"{"source":"big.ndjson","line":\#(index + 1),"key":"k\#(index)","#))
+      }
+      #expect(stderr.contains("(\(records.count) complete lines)"), "\(stderr)")
+    }
+
     /// Swift reads arguments as UTF-8 strings, replacing other bytes with U+FFFD: a file named
     /// in Latin-1 was looked for under another name ("No such file or directory" for a file
     /// that is there). Such an argument is bad usage naming it; stdin reads the file.

@@ -19,6 +19,11 @@ final class FileInput {
   /// True for a pipe, socket, terminal or device: data arrives as a writer makes it, and a
   /// read may wait for it. False for a regular file.
   let isStream: Bool
+  /// For a regular file, the bytes it held past the descriptor's offset when it was opened: a
+  /// read that meets the end before them means the file shrank while it was read (truncated
+  /// in place, as `logrotate`'s `copytruncate` does), which is reported, never taken as its
+  /// end. Nil for a stream. A file that grows meanwhile is read to its new end.
+  private let bytesAtOpen: UInt64?
 
   static let peekBytes = 64 << 10
 
@@ -31,7 +36,8 @@ final class FileInput {
     _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
     self.fd = fd
     self.ownsDescriptor = true
-    self.isStream = !Self.isRegularFile(fd)
+    self.bytesAtOpen = Self.regularFileBytesLeft(fd)
+    self.isStream = bytesAtOpen == nil
     self.pushback = PageAlignedMemory.allocate(Self.peekBytes)
   }
 
@@ -39,7 +45,8 @@ final class FileInput {
   init(descriptor: Int32) {
     self.fd = descriptor
     self.ownsDescriptor = false
-    self.isStream = !Self.isRegularFile(descriptor)
+    self.bytesAtOpen = Self.regularFileBytesLeft(descriptor)
+    self.isStream = bytesAtOpen == nil
     self.pushback = PageAlignedMemory.allocate(Self.peekBytes)
   }
 
@@ -79,10 +86,18 @@ final class FileInput {
   {
     while true {
       let n = Glibc.read(fd, buffer, capacity)
-      if n >= 0 {
+      if n > 0 {
         bytesRead += UInt64(n)
-        if n > 0, let onRead { onRead(n) }
+        if let onRead { onRead(n) }
         return n
+      }
+      if n == 0 {
+        if let bytesAtOpen, bytesRead < bytesAtOpen {
+          throw DecodeFailure(
+            reason: .truncated,
+            detail: "the file shrank while it was read (\(bytesAtOpen) bytes when opened)")
+        }
+        return 0
       }
       var code = errno
       if code == EINTR { continue }
@@ -103,11 +118,6 @@ final class FileInput {
     var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
     // A failed poll (EINTR included) counts as ready: the read that follows decides.
     return poll(&descriptor, 1, milliseconds) != 0
-  }
-
-  private static func isRegularFile(_ fd: Int32) -> Bool {
-    var info = stat()
-    return fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
   }
 
   /// The size of a regular file at `path`, nil for anything else (pipes, devices, missing).

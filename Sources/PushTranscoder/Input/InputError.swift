@@ -40,7 +40,8 @@ package struct InputError: Error, Sendable, CustomStringConvertible {
     case cannotOpen = "cannot open"
     /// `read(2)` failed.
     case readFailed = "read failed"
-    /// A compressed stream ended in the middle of a member or frame.
+    /// A compressed stream ended in the middle of a member or frame, or a regular file ended
+    /// before the size it had when it was opened (it shrank while it was read).
     case truncated = "truncated"
     /// A compressed stream failed to decode (bad header, bad data, checksum mismatch).
     case corrupt = "corrupt"
@@ -80,13 +81,18 @@ package struct InputError: Error, Sendable, CustomStringConvertible {
 
   /// One line for stderr, e.g. `logs/a.gz: truncated gzip stream after 1200 compressed bytes
   /// (52000 uncompressed, 310 complete lines): unexpected end of file`. A plain input has one
-  /// count of bytes: `logs/a.ndjson: read failed after 65536 bytes (310 complete lines): …`.
+  /// count of bytes: `logs/a.ndjson: read failed after 65536 bytes (310 complete lines): …`, or
+  /// `logs/a.ndjson: truncated file after 65536 bytes (310 complete lines): the file shrank
+  /// while it was read (1048576 bytes when opened)`.
   package var description: String {
     switch reason {
     case .cannotOpen:
       return "\(source): cannot open: \(detail)"
     case .readFailed, .truncated, .corrupt:
-      let what = reason == .readFailed ? "read failed" : "\(reason.rawValue) \(format) stream"
+      let what =
+        reason == .readFailed
+        ? "read failed"
+        : format == .plain ? "\(reason.rawValue) file" : "\(reason.rawValue) \(format) stream"
       if format == .plain {
         return "\(source): \(what) after \(uncompressedBytes) bytes "
           + "(\(completeLines) complete lines): \(detail)"

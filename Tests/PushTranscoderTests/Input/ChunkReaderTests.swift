@@ -83,6 +83,58 @@ import Testing
     #expect(!error.detail.isEmpty)
   }
 
+  /// A file truncated in place while it is read (`logrotate`'s `copytruncate`) is a fatal
+  /// `truncated` error once the reader meets its new end, not a short file read to its end:
+  /// the complete lines read before are delivered, the partial one is not (as after a truncated
+  /// compressed stream, SPEC 9 [2.1]), and the inputs after it are not read.
+  @Test func aFileThatShrinksWhileItIsReadIsTruncated() throws {
+    let dir = TemporaryDirectory()
+    let lines = (0..<4000).map {
+      "{\"line\":\($0),\"pad\":\"\(String(repeating: "p", count: 40))\"}"
+    }
+    let path = dir.write("rotated.ndjson", lines.joined(separator: "\n") + "\n")
+    let after = dir.write("after.ndjson", "later\n")
+    let reader = ChunkReader(paths: [path, after], chunkBytes: 64 << 10)
+    var seen: [SeenLine] = []
+    let first = try #require(try reader.next())
+    seen += seenLines(of: first)
+    // The reader has read a chunk or two of the 220 KB file; what is left of it is cut away.
+    #expect(truncate(path, 1000) == 0)
+    var failure: InputError? = nil
+    do {
+      while let event = try reader.next() { seen += seenLines(of: event) }
+    } catch {
+      failure = error
+    }
+    let error = try #require(failure)
+    #expect(error.reason == .truncated && error.format == .plain && error.sourceIndex == 0)
+    #expect(error.detail.contains("shrank while it was read"))
+    let size = lines.reduce(0) { $0 + $1.utf8.count + 1 }
+    #expect(error.detail.contains("(\(size) bytes when opened)"))
+    let texts = seen.compactMap(\.text)
+    #expect(!texts.isEmpty && texts.count < lines.count)
+    #expect(texts == Array(lines.prefix(texts.count)))
+    #expect(error.completeLines == texts.count)
+    #expect(error.description.hasPrefix("\(path): truncated file after "))
+    #expect(!texts.contains("later"))
+  }
+
+  /// A file that grows while it is read (a log still being written) is read to its new end,
+  /// without an error.
+  @Test func aFileThatGrowsWhileItIsReadIsReadToItsNewEnd() throws {
+    let dir = TemporaryDirectory()
+    let lines = (0..<4000).map { "line \($0) " + String(repeating: "g", count: 40) }
+    let path = dir.write("growing.ndjson", lines.joined(separator: "\n") + "\n")
+    let reader = ChunkReader(paths: [path], chunkBytes: 64 << 10)
+    var seen = seenLines(of: try #require(try reader.next()))
+    let handle = try #require(FileHandle(forWritingAtPath: path))
+    handle.seekToEndOfFile()
+    handle.write(Data("appended\n".utf8))
+    try handle.close()
+    while let event = try reader.next() { seen += seenLines(of: event) }
+    #expect(seen.compactMap(\.text) == lines + ["appended"])
+  }
+
   @Test func chunksCutAtLineBoundariesWithConsistentMetadata() throws {
     let dir = TemporaryDirectory()
     let lines = sampleLines(5000)
