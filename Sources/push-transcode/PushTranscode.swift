@@ -18,6 +18,12 @@ struct PushTranscode: ParsableCommand {
       FileDescriptorWriter.writeAll(2, Array("push-transcode: \(problem)\n".utf8))
       Glibc.exit(64)
     }
+    if let topic = unknownHelpTopic() {
+      let names = configuration.subcommands.map { $0._commandName }.joined(separator: ", ")
+      FileDescriptorWriter.writeAll(
+        2, Array("push-transcode: help: no subcommand '\(topic)' (\(names))\n".utf8))
+      Glibc.exit(64)
+    }
     // `--version` is answered here, not through the parser's configuration, so the build id
     // (a hash of the executable) is computed only when asked for.
     if CommandLine.arguments.dropFirst().contains("--version") {
@@ -44,5 +50,16 @@ struct PushTranscode: ParsableCommand {
       FileDescriptorWriter.writeAll(2, Array("push-transcode: \(message)\n".utf8))
       Glibc.exit(code == .validationFailure ? 64 : code.rawValue == 1 ? 64 : code.rawValue)
     }
+  }
+
+  /// The topic of `push-transcode help TOPIC` when TOPIC names no subcommand: the parser's
+  /// `help` would print the general help with status 0, as if the topic were known.
+  private static func unknownHelpTopic() -> String? {
+    let arguments = CommandLine.arguments.dropFirst()
+    guard arguments.first == "help", let topic = arguments.dropFirst().first,
+      !topic.hasPrefix("-")
+    else { return nil }
+    let known = configuration.subcommands.map { $0._commandName } + ["help"]
+    return known.contains(topic) ? nil : topic
   }
 }

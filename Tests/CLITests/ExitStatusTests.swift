@@ -89,6 +89,24 @@ extension CLITests {
 
     /// SPEC 6.7 makes only out-of-range values bad usage: a level without `--compress` is
     /// accepted (any level a codec takes) and changes nothing.
+    /// `help TOPIC` explains a subcommand; a topic that names none is bad usage naming it (the
+    /// parser printed the general help and exited 0, as if it had answered).
+    @Test func helpOfAnUnknownTopicIsBadUsageAndOfAKnownOneIsTheSubcommandsHelp() throws {
+      let unknown = try CLI.run(["help", "nosuch"])
+      #expect(unknown.status == 64)
+      #expect(unknown.stdout.isEmpty)
+      #expect(
+        unknown.stderrText
+          == "push-transcode: help: no subcommand 'nosuch' (transcode, validate, explain)\n")
+      for topic in ["transcode", "validate", "explain"] {
+        let known = try CLI.run(["help", topic])
+        #expect(known.status == 0, "\(topic): \(known.stderrText)")
+        #expect(known.stdoutText.contains("USAGE: push-transcode \(topic)"), "\(known.stdoutText)")
+      }
+      let general = try CLI.run(["help"])
+      #expect(general.status == 0 && general.stdoutText.contains("SUBCOMMANDS:"))
+    }
+
     @Test func levelWithoutCompressionIsAcceptedAndHasNoEffect() throws {
       let input = Data(
         "{\"MsgBody\":[{\"MsgType\":\"TIMTextElem\",\"MsgContent\":{\"Text\":\"hi\"}}],\"To_Account\":\"u1\"}\n"
