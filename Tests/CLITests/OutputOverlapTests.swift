@@ -115,6 +115,23 @@ extension CLITests {
       #expect(try dir.read("out/apns/batch-000001.ndjson") == batch)
     }
 
+    /// The same batch as standard input (`- < out/apns/batch-000001.ndjson`): `--force` would
+    /// write the new batch over the file while the run reads it.
+    @Test func standardInputFromTheOutputDirectorysBatchesIsRefused() throws {
+      let (dir, _) = try Self.folder()
+      defer { dir.remove() }
+      let first = try CLI.run(["in.ndjson", "-o", "out"], in: dir.url)
+      #expect(first.status == 0, "\(first.stderrText)")
+      let batch = try dir.read("out/apns/batch-000001.ndjson")
+      let result = try CLI.sh(
+        "\"$BIN\" - -o out --force < out/apns/batch-000001.ndjson", in: dir.url)
+      Self.expectRefused(result, saying: "the input - (standard input) is a file of")
+      #expect(try dir.read("out/apns/batch-000001.ndjson") == batch)
+      // Standard input from a file outside the directory is an input like any other.
+      let outside = try CLI.sh("\"$BIN\" - -o out --force < in.ndjson", in: dir.url)
+      #expect(outside.status == 0, "\(outside.stderrText)")
+    }
+
     /// Files of the output directory that the run does not own, and devices, stay allowed.
     @Test func otherFilesAndDevicesStayAllowed() throws {
       let (dir, _) = try Self.folder()

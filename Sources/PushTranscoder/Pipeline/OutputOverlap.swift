@@ -17,13 +17,17 @@ import SystemPackage
 package enum OutputOverlap {
   /// Why `configuration`'s outputs cannot be written, or nil when they can.
   package static func problem(in configuration: RunConfiguration) -> String? {
-    var inputs: [(path: String, file: FileID)] =
+    // Each input as messages name it, its identity, and where it is (for the batch
+    // directory's check, which goes by location).
+    var inputs: [(path: String, file: FileID, location: String)] =
       (configuration.inputs.filter { $0 != "-" } + configuration.directories).compactMap { path in
-        FileID(path: path).map { (path, $0) }
+        FileID(path: path).map { (path, $0, path) }
       }
-    // Standard input redirected from a file (`< in.ndjson`) is that file.
+    // Standard input redirected from a file (`< in.ndjson`) is that file, found where the
+    // kernel says the descriptor's file is.
     if configuration.inputs.contains("-"), let file = FileID(descriptor: 0) {
-      inputs.append(("- (standard input)", file))
+      let opened = openedPath(of: 0).flatMap { FileID(path: $0) == file ? $0 : nil }
+      inputs.append(("- (standard input)", file, opened ?? "-"))
     }
     let outputs: [(option: String, path: String)] = [
       ("--rejects", configuration.rejectsPath), ("--stats", configuration.statsPath),
@@ -51,7 +55,7 @@ package enum OutputOverlap {
         return
           "\(output.option) \(output.path) \(what) the output directory \(configuration.output), which the run writes and --force replaces"
       }
-      for input in inputs where runOwns(input.path, in: directory) {
+      for input in inputs where input.location != "-" && runOwns(input.location, in: directory) {
         return
           "the input \(input.path) is a file of the output directory \(configuration.output), which the run writes and --force replaces"
       }
@@ -65,6 +69,21 @@ package enum OutputOverlap {
       }
     }
     return nil
+  }
+
+  /// The path of the file open on `descriptor` (`/proc/self/fd/N`), or nil when there is none
+  /// to find (a removed file, no `/proc`). The caller checks that the path still names the
+  /// descriptor's file.
+  private static func openedPath(of descriptor: Int32) -> String? {
+    withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(PATH_MAX) + 1) { buffer in
+      // Safe because readlink(2) writes at most PATH_MAX bytes into the buffer of PATH_MAX + 1
+      // and returns their count, after which the terminator is stored; the string is copied
+      // before the buffer goes.
+      let count = readlink("/proc/self/fd/\(descriptor)", buffer.baseAddress!, Int(PATH_MAX))
+      guard count > 0, buffer[0] == CChar(UInt8(ascii: "/")) else { return nil }
+      buffer[count] = 0
+      return String(cString: buffer.baseAddress!)
+    }
   }
 
   /// The stream as these messages name it: the standard output, or a host program's descriptor.
