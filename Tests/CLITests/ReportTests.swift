@@ -57,6 +57,46 @@ extension CLITests {
       }
     }
 
+    /// A run that stops early (here a truncated gzip input) says so at the top of its page,
+    /// with the error the summary printed; a finished run's page has no such notice.
+    @Test func aRunThatStoppedEarlySaysSoAtTheTopOfItsPage() throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let line =
+        #"{"MsgBody":[{"MsgType":"TIMTextElem","MsgContent":{"Text":"hello <&> world"}}],"#
+        + #""To_Account":"u1"}"#
+      try Data(String(repeating: line + "\n", count: 3000).utf8).write(
+        to: URL(fileURLWithPath: dir.file("in.ndjson")))
+      let made = try CLI.sh(
+        "gzip -c in.ndjson > whole.gz && head -c $(($(wc -c < whole.gz) / 2)) whole.gz > cut.gz", in: dir.url)
+      #expect(made.status == 0, "\(made.stderrText)")
+      let stopped = try CLI.run(
+        ["cut.gz", "--report", "stopped.html", "-o", "out"], in: dir.url)
+      #expect(stopped.status == 1)
+      let error = try #require(
+        CLI.lines(stopped.stderrText).first { $0.hasPrefix("push-transcode: error: ") }
+      )
+      .dropFirst("push-transcode: error: ".count)
+      #expect(error.contains("truncated gzip stream"))
+      // The page parses as XML, and its notice holds the error as the summary printed it.
+      let notice = try CLI.python(
+        #"""
+        import sys, xml.etree.ElementTree as ET
+        ns = {'h': 'http://www.w3.org/1999/xhtml'}
+        root = ET.parse(sys.argv[1]).getroot()
+        body = root.find('h:body', ns)
+        first = list(body)[1]
+        assert first.get('id') == 'stopped' and first.get('role') == 'alert', first.attrib
+        print(first.find('h:span', ns).text)
+        """#, [dir.file("stopped.html")])
+      #expect(notice.status == 0, "\(notice.stderrText)")
+      #expect(notice.stdoutText == error + "\n")
+      let finished = try CLI.run(
+        ["whole.gz", "--report", "finished.html", "-o", "out2"], in: dir.url)
+      #expect(finished.status == 0, "\(finished.stderrText)")
+      #expect(!String(decoding: try dir.read("finished.html"), as: UTF8.self).contains("id=\"stopped\""))
+    }
+
     @Test func everyNumberOnThePageMatchesTheRun() throws {
       let run = try ReportRun()
       defer { run.directory.remove() }

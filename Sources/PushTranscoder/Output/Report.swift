@@ -33,8 +33,12 @@ package enum RunReport {
     }
   }
 
-  /// The page for a run over `vendors` (the selected ones, in canonical order).
-  package static func html(stats: RunStats, vendors: [VendorID], timing: Timing) -> String {
+  /// The page for a run over `vendors` (the selected ones, in canonical order). `stoppedBy` is
+  /// the fatal error of a run that stopped early: the page then opens with it, so that the
+  /// counts of a failed run cannot pass for a finished run's.
+  package static func html(
+    stats: RunStats, vendors: [VendorID], timing: Timing, stoppedBy fatal: String? = nil
+  ) -> String {
     var page = ReportPage()
     page.raw(
       """
@@ -50,6 +54,14 @@ package enum RunReport {
       <h1>push-transcode run report</h1>
 
       """)
+    if let fatal {
+      page.raw("<p class=\"stopped\" id=\"stopped\" role=\"alert\"><strong>")
+      page.raw("The run stopped early</strong>: <span data-error=\"fatal\">")
+      page.text(fatal)
+      page.raw(
+        "</span>. The counts below are those of the lines read before it; a batch directory"
+          + " it wrote has no manifest.</p>\n")
+    }
     runSection(stats, vendors, timing, into: &page)
     vendorSection(stats, vendors, into: &page)
     reasonSection(stats, vendors, into: &page)
@@ -277,6 +289,8 @@ package enum RunReport {
     .facts tr.total th, .facts tr.total td { font-weight: 700; border-top: 1px solid #1b1f24; }
     .facts th { font-weight: 400; }
     .lead { max-width: 48rem; }
+    .stopped { border: 2px solid #a40e26; border-left-width: .5rem; border-radius: 6px;
+      padding: .6rem 1rem; max-width: 60rem; overflow-wrap: anywhere; }
     #vendors { display: grid; grid-template-columns: repeat(auto-fill, minmax(30rem, 1fr));
       gap: 1.25rem; }
     #vendors > h2, #vendors > .lead { grid-column: 1 / -1; margin-bottom: 0; }

@@ -249,7 +249,8 @@ package enum Runner {
         stats: result.stats, vendors: configuration.options.vendors,
         timing: RunReport.Timing(
           seconds: result.seconds, inputBytes: result.inputBytes,
-          outputBytes: result.outputBytes))
+          outputBytes: result.outputBytes),
+        stoppedBy: result.fatal)
       let file = try BufferedFile(creating: reportPath)
       try file.write(Array(page.utf8))
       try file.close()
