@@ -68,7 +68,8 @@ extension CLITests {
       try Data(String(repeating: line + "\n", count: 3000).utf8).write(
         to: URL(fileURLWithPath: dir.file("in.ndjson")))
       let made = try CLI.sh(
-        "gzip -c in.ndjson > whole.gz && head -c $(($(wc -c < whole.gz) / 2)) whole.gz > cut.gz", in: dir.url)
+        "gzip -c in.ndjson > whole.gz && head -c $(($(wc -c < whole.gz) / 2)) whole.gz > cut.gz",
+        in: dir.url)
       #expect(made.status == 0, "\(made.stderrText)")
       let stopped = try CLI.run(
         ["cut.gz", "--report", "stopped.html", "-o", "out"], in: dir.url)
@@ -94,7 +95,8 @@ extension CLITests {
       let finished = try CLI.run(
         ["whole.gz", "--report", "finished.html", "-o", "out2"], in: dir.url)
       #expect(finished.status == 0, "\(finished.stderrText)")
-      #expect(!String(decoding: try dir.read("finished.html"), as: UTF8.self).contains("id=\"stopped\""))
+      #expect(
+        !String(decoding: try dir.read("finished.html"), as: UTF8.self).contains("id=\"stopped\""))
     }
 
     @Test func everyNumberOnThePageMatchesTheRun() throws {
