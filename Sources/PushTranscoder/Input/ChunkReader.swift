@@ -222,7 +222,8 @@ package final class ChunkReader: @unchecked Sendable {
     let source = current!
     return InputError(
       reason: failure.reason, source: source.name, sourceIndex: source.index,
-      format: source.format, compressedBytes: source.decoder.compressedBytesConsumed,
+      format: source.format,
+      compressedBytes: failure.at ?? source.decoder.compressedBytesConsumed,
       uncompressedBytes: decodedBytes, completeLines: lineNumber - 1, detail: failure.detail)
   }
 

@@ -36,6 +36,9 @@ final class GzipDecoder: ByteDecoder {
   /// The last 8 bytes inflate consumed, the latest in the low byte: at a member's end, its
   /// trailer (CRC-32 and length, little-endian).
   private var lastConsumed: UInt64 = 0
+  /// The compressed offset of the current member's first byte: a member that fails before any
+  /// output fails there (`DecodeFailure.at`).
+  private var memberStart: UInt64 = 0
 
   /// A decoder of `file`; `inputCapacity` is the compressed bytes read at a time (tests make it
   /// tiny, so that trailers straddle reads).
@@ -151,6 +154,7 @@ final class GzipDecoder: ByteDecoder {
           return try fail(
             DecodeFailure(reason: .corrupt, detail: "incorrect header check"), produced)
         }
+        memberStart = compressedBytesConsumed
         inflateReset(stream)
         startMember()
         memberEnded = false
@@ -182,7 +186,8 @@ final class GzipDecoder: ByteDecoder {
         }
       default:
         let message = stream.pointee.msg.map { String(cString: $0) } ?? "zlib error \(status)"
-        return try fail(DecodeFailure(reason: .corrupt, detail: message), produced)
+        let at = stream.pointee.total_out == 0 ? memberStart : nil
+        return try fail(DecodeFailure(reason: .corrupt, detail: message, at: at), produced)
       }
     }
     return produced

@@ -107,4 +107,9 @@ package struct InputError: Error, Sendable, CustomStringConvertible {
 struct DecodeFailure: Error {
   let reason: InputError.Reason
   let detail: String
+  /// Where the fault is, in compressed bytes, when that is before what the decoder has
+  /// consumed: a gzip member or LZ4 frame that fails before any of its output is a fault at its
+  /// first byte (bytes after the last member that start none, a damaged header), though the
+  /// decoder read a few of its bytes to tell. Nil: the fault is where the decoder stopped.
+  var at: UInt64? = nil
 }

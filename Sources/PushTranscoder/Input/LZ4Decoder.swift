@@ -40,6 +40,10 @@ final class LZ4Decoder: ByteDecoder {
   /// Little-endian: the first byte in the low 8 bits.
   private var frameMagic: UInt32 = 0
   private var frameMagicCount = 0
+  /// The compressed offset of the current frame's first byte, and whether the frame has written
+  /// output: a frame that fails before any fails there (`DecodeFailure.at`).
+  private var frameStart: UInt64 = 0
+  private var frameWrote = false
   /// True after a call that wrote output: liblz4 may hold more of the block it decoded (a block
   /// larger than the room given is decoded into its own buffer and handed out in pieces), and
   /// a call with input would hand out the rest and then check the next step, losing the rest
@@ -92,7 +96,9 @@ final class LZ4Decoder: ByteDecoder {
         context, buffer + produced, &outputSize, input + inputStart, &inputSize, nil)
       if LZ4F_isError(hint) != 0 {
         let message = String(cString: LZ4F_getErrorName(hint))
-        return try fail(DecodeFailure(reason: .corrupt, detail: message), produced)
+        return try fail(
+          DecodeFailure(reason: .corrupt, detail: message, at: frameWrote ? nil : frameStart),
+          produced)
       }
       var taken = 0
       while frameMagicCount < 4 && taken < inputSize {
@@ -105,6 +111,7 @@ final class LZ4Decoder: ByteDecoder {
       }
       inputStart += inputSize
       produced += outputSize
+      if outputSize > 0 { frameWrote = true }
       if mayHoldOutput && outputSize == 0 {
         // Nothing was held: the next call takes input.
         mayHoldOutput = false
@@ -116,6 +123,8 @@ final class LZ4Decoder: ByteDecoder {
         insideFrame = false
         frameMagic = 0
         frameMagicCount = 0
+        frameStart = compressedBytesConsumed
+        frameWrote = false
       } else if inputSize > 0 || outputSize > 0 {
         insideFrame = true
       }
@@ -123,7 +132,8 @@ final class LZ4Decoder: ByteDecoder {
         if insideFrame && !startsAFrame() {
           // liblz4's name for the same bytes when 7 or more of them come.
           return try fail(
-            DecodeFailure(reason: .corrupt, detail: "ERROR_frameType_unknown"), produced)
+            DecodeFailure(reason: .corrupt, detail: "ERROR_frameType_unknown", at: frameStart),
+            produced)
         }
         if insideFrame {
           return try fail(

@@ -273,6 +273,43 @@ import Testing
     #expect(seen.error?.reason == .corrupt)
   }
 
+  /// A gzip member or LZ4 frame that fails before writing anything is a fault at its first
+  /// byte: the error counts the compressed bytes before it (SPEC 2.1, "how many bytes ... were
+  /// processed before it"), not the few of its own the decoder read to tell (zlib two header
+  /// bytes, liblz4 up to seven), whatever the reads.
+  @Test func aCorruptMemberOrFrameIsReportedAtItsFirstByte() throws {
+    let dir = TemporaryDirectory()
+    let member = GzipFileCompressor.compress(Array("a\nb\n".utf8))
+    let frame = LZ4FrameCompressor.compress(Array("a\nb\n".utf8))
+    // A frame whose header is damaged after its magic number (reserved FLG bits set).
+    var badHeader = frame
+    badHeader[4] |= 0x03
+    let one = ["a", "b"]
+    let cases: [(name: String, bytes: [UInt8], faultAt: Int, lines: [String])] = [
+      ("z.gz", member + Array("Z".utf8), member.count, one),
+      ("nul.gz", member + [0x1F, 0x00], member.count, one),
+      (
+        "method.gz", member + member + [0x1F, 0x8B, 0x09, 0, 0, 0, 0, 0, 0, 0], 2 * member.count,
+        one + one
+      ),
+      ("first.gz", [0x1F, 0x8B, 0x09, 0, 0, 0, 0, 0, 0, 0], 0, []),
+      ("zz.lz4", frame + Array("ZZ".utf8), frame.count, one),
+      ("z8.lz4", frame + Array("ZZZZZZZZ".utf8), frame.count, one),
+      ("nul.lz4", frame + [0x00], frame.count, one),
+      ("header.lz4", frame + badHeader, frame.count, one),
+    ]
+    for (name, bytes, faultAt, lines) in cases {
+      let path = dir.write(name, bytes)
+      for chunkBytes in [64 << 10, 1 << 20] {
+        let seen = collect(ChunkReader(paths: [path], chunkBytes: chunkBytes))
+        let error = try #require(seen.error, "\(name)")
+        #expect(error.reason == .corrupt, "\(name): \(error)")
+        #expect(error.compressedBytes == UInt64(faultAt), "\(name): \(error)")
+        #expect(seen.texts == lines, "\(name)")
+      }
+    }
+  }
+
   /// Zero padding after the last member (tape blocks; GNU gzip ignores it) ended the run with
   /// "unknown compression method" after every line was read.
   @Test func zeroPaddingAfterTheLastMemberIsIgnored() throws {
