@@ -28,6 +28,54 @@ extension CLITests {
       return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// A feed that never goes quiet for 100 ms (a line every 30 ms): a line's records still come
+    /// out within about the delay, while the feed goes on writing, not once a buffer fills or
+    /// the feed ends; and every line's record comes out once.
+    @Test func aSteadyFeedsRecordsComeOutWhileItGoesOnWriting() throws {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: CLI.binary)
+      process.arguments = ["--vendors", "apns", "-o", "-", "--threads", "1"]
+      let feed = Pipe()
+      let records = Pipe()
+      process.standardInput = feed
+      process.standardOutput = records
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      let total = 200
+      let written = Atomic<Int>(0)
+      let writer = feed.fileHandleForWriting
+      let done = DispatchSemaphore(value: 0)
+      DispatchQueue.global().async {
+        for _ in 0..<total {
+          writer.write(Self.line)
+          written.add(1, ordering: .relaxed)
+          usleep(30_000)
+        }
+        try? writer.close()
+        done.signal()
+      }
+      let first = Self.readLine(records.fileHandleForReading)
+      let writtenThen = written.load(ordering: .relaxed)
+      #expect(first.hasPrefix("{\"source\":\"-\",\"line\":1,"), "\(first)")
+      // About 4 lines are written by then; 100 (3 s) leaves room for a loaded machine, and
+      // waiting for the feed to end would make it 200.
+      #expect(writtenThen < total / 2, "the first record came after \(writtenThen) lines")
+      var rest = Data()
+      while true {
+        let more = records.fileHandleForReading.availableData
+        if more.isEmpty { break }
+        rest += more
+      }
+      done.wait()
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 0)
+      let lines = CLI.lines(first + String(decoding: rest, as: UTF8.self))
+      #expect(lines.count == total)
+      for (index, record) in lines.enumerated() {
+        #expect(record.hasPrefix("{\"source\":\"-\",\"line\":\(index + 1),"))
+      }
+    }
+
     /// Each record is read before the next line is written, with the feed kept open. Without
     /// the idle hand-off the first read would wait for ever: a watchdog ends the feed after a
     /// minute so that the test fails instead of hanging.

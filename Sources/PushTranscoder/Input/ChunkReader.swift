@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 
 /// Reads the inputs in order as one stream and yields chunks of whole lines (SPEC 2.1, 7).
@@ -110,9 +111,11 @@ package final class ChunkReader: @unchecked Sendable {
   /// Default: one piece per buffer.
   var pieceBytes = Int.max
 
-  /// How long a plain pipe or terminal may stay quiet before the whole lines read from it go
-  /// out without waiting for a full buffer: records of a live feed follow its lines within
-  /// this delay, while a writer that keeps up (`zcat big.gz |`) still fills whole chunks.
+  /// How long a whole line read from a plain pipe or terminal may wait for more before it goes
+  /// out without a full buffer: records of a live feed follow its lines within this delay,
+  /// whether the feed then goes quiet or goes on writing (a log of ten lines a second is never
+  /// quiet for 100 ms), while a writer that keeps up (`zcat big.gz |`) still fills whole
+  /// chunks.
   static let idleMilliseconds: Int32 = 100
 
   /// Reads `inputs` in order; no inputs means stdin. `chunkBytes` is raised to 64 KiB and
@@ -248,7 +251,8 @@ package final class ChunkReader: @unchecked Sendable {
 
   /// Reads into the staging buffer until it is full, the source ends, the decoder fails, or
   /// `pieceBytes` more bytes are read; or, from a plain pipe or terminal, until it holds a
-  /// whole line and no more data comes for `idleMilliseconds`.
+  /// whole line that has waited `idleMilliseconds` since it was read, or no more data comes
+  /// meanwhile.
   private func fill() {
     guard var buffer = staging, let source = current else { return }
     defer { staging = buffer }
@@ -257,6 +261,8 @@ package final class ChunkReader: @unchecked Sendable {
       buffer.end > buffer.capacity - pieceBytes ? buffer.capacity : buffer.end + pieceBytes
     let live = source.format == .plain && source.file.isStream
     var lineStaged = false
+    // When the first whole line was found (monotonic nanoseconds).
+    var stagedAt: UInt64 = 0
     while buffer.end < pieceEnd && !sourceEnded && sourceFailure == nil {
       if live {
         // A feed that has gone quiet (`tail -f log |`): its whole lines go out now instead of
@@ -267,11 +273,16 @@ package final class ChunkReader: @unchecked Sendable {
           // Safe because `from ..< end` lies within the bytes read into the buffer.
           if memchr(buffer.memory + from, Int32(ASCII.newline), buffer.end - from) != nil {
             lineStaged = true
+            stagedAt = DispatchTime.now().uptimeNanoseconds
           } else {
             buffer.searched = buffer.end
           }
         }
-        if lineStaged && !source.file.hasDataReady(within: Self.idleMilliseconds) { break }
+        if lineStaged {
+          let waited = (DispatchTime.now().uptimeNanoseconds - stagedAt) / 1_000_000
+          let left = Int64(Self.idleMilliseconds) - Int64(waited)
+          if left <= 0 || !source.file.hasDataReady(within: Int32(left)) { break }
+        }
       }
       do {
         // Safe because end < capacity <= allocation: the read fills only the free read area,
