@@ -329,14 +329,28 @@ extension CLITests {
           || reason.contains("permission denied"), "\(result.stderrText)")
     }
 
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
-    func fullDiskOnStdoutExits1WithReason() throws {
+    /// A stream whose first write fails, compressed or not: status 1 with the reason, and the
+    /// summary and `--stats` as after any failed write, counting what was written (nothing).
+    /// The LZ4 stream wrote its frame header before the first line, with the directory's
+    /// (empty) output, and lost the summary and the stats file there.
+    @Test(
+      .enabled(if: FileManager.default.fileExists(atPath: "/dev/full")),
+      arguments: ["none", "gzip", "lz4"])
+    func fullDiskOnStdoutExits1WithReason(compress: String) throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
       let input = try Data(
         contentsOf: URL(
           fileURLWithPath: CLI.packageRoot.appendingPathComponent("Corpus/sample.ndjson").path))
-      let result = try CLI.sh("exec \"$BIN\" - > /dev/full", stdinData: input)
+      let result = try CLI.sh(
+        "exec \"$BIN\" - --compress \(compress) --stats s.json > /dev/full", stdinData: input,
+        in: dir.url)
       #expect(result.status == 1)
       #expect(result.stderrText.contains("No space left on device"), "\(result.stderrText)")
+      #expect(result.stderrText.hasPrefix("push-transcode: "), "\(result.stderrText)")
+      #expect(result.stderrText.contains(" lines: "), "no summary: \(result.stderrText)")
+      let stats = try JSONSerialization.jsonObject(with: try dir.read("s.json")) as? [String: Any]
+      #expect(stats?["lines"] != nil, "\(String(describing: stats))")
     }
 
     /// A file-size limit (`ulimit -f`) makes write(2) fail with EFBIG; SIGXFSZ must not kill

@@ -56,8 +56,10 @@ package final class LZ4FrameCompressor: @unchecked Sendable {
   /// Compresses `bytes`, appending whatever compressed output is ready to `output`.
   package func append(_ bytes: UnsafeRawBufferPointer, to output: inout [UInt8]) {
     precondition(!finished, "append after finish")
+    // Nothing to add writes nothing, not even the frame header: that comes with the first
+    // bytes (or `finish`), so a stream whose first write fails has its records' counts right.
+    guard var pointer = bytes.baseAddress, bytes.count > 0 else { return }
     begin(&output)
-    guard var pointer = bytes.baseAddress else { return }
     var remaining = bytes.count
     // Safe because liblz4 writes at most `scratchCapacity` bytes to `scratch`, and `pointer`
     // advances by `piece <= remaining`, so it stays within `bytes`.

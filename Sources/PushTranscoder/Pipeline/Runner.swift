@@ -150,7 +150,21 @@ package enum Runner {
       }
       return RunOutcome(status: ExitStatus.done)
     } catch {
-      return fail(SinkError.describe(error))
+      // The directory's rejects could not be written: a failed output like any other, with the
+      // summary and the run files counting what was written, none of it.
+      let message = SinkError.describe(error)
+      let result = RunResult(
+        stats: RunStats(), inputBytes: 0, seconds: 0, fatal: message, closedOutput: false)
+      let summary =
+        configuration.options.validateOnly
+        ? result.stats.validationSummary(seconds: 0, inputBytes: 0)
+        : result.stats.summary(seconds: 0, inputBytes: 0)
+      FileDescriptorWriter.writeAll(
+        2, Array((summary + "\npush-transcode: error: " + message + "\n").utf8))
+      do { try writeRunFiles(result, configuration) } catch {
+        return fail(SinkError.describe(error))
+      }
+      return RunOutcome(status: ExitStatus.fatal, stats: result.stats, error: message)
     }
 
     // `push-transcode -o out` without its input file reads the terminal: say so, or the run
