@@ -114,6 +114,35 @@ extension CLITests {
       #expect(String(decoding: try dir.read("r.html"), as: UTF8.self).hasPrefix("<!DOCTYPE html>"))
     }
 
+    /// After stdout closes (`| head`), `--rejects FILE` holds the rejects of the lines the
+    /// stats count, no more: the full run's rejects of those lines, in order. A chunk's rejects
+    /// were written before its records, so the file ran up to a work item past the stats.
+    @Test(
+      needsGenerator,
+      arguments: [
+        "--threads 1 | head -n 1", "--threads 2 | head -n 1", "--threads 1 | head -c 300000",
+      ])
+    func closedStdoutLeavesTheRejectsOfTheCountedLinesOnly(pipeline: String) throws {
+      let dir = try TemporaryDirectory()
+      defer { dir.remove() }
+      let input = try Corpus.malformed
+      let result = try CLI.sh(
+        """
+        "$BIN" '\(input)' --chunk-bytes 65536 --rejects all.ndjson > /dev/null 2>&1 &&
+        "$BIN" '\(input)' -o - --chunk-bytes 65536 --rejects r.ndjson --stats s.json \(pipeline) > /dev/null
+        """, in: dir.url)
+      #expect(result.status == 0, "\(result.stderrText)")
+      let stats = try JSONSerialization.jsonObject(with: try dir.read("s.json")) as? [String: Any]
+      let counted = try #require(stats?["lines"] as? Int)
+      let all = CLI.lines(String(decoding: try dir.read("all.ndjson"), as: UTF8.self))
+      let kept = CLI.lines(String(decoding: try dir.read("r.ndjson"), as: UTF8.self))
+      let expected = try all.filter { record in
+        let fields = try JSONSerialization.jsonObject(with: Data(record.utf8)) as? [String: Any]
+        return try #require(fields?["line"] as? Int) <= counted
+      }
+      #expect(kept == expected, "stats count \(counted) lines; \(kept.count) rejects kept")
+    }
+
     /// A stdin and a stdout in non-blocking mode (the mode belongs to the open pipe: a parent
     /// that made its pipes non-blocking passes them on so) are read and written as blocking
     /// ones: the run finds its stdin empty between two writes and its stdout full while the

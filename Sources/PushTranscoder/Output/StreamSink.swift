@@ -21,17 +21,20 @@ package final class StreamSink: RecordSink {
     self.rejectsFile = try rejectsPath.map { try BufferedFile(creating: $0) }
   }
 
-  /// Writes the chunk's rejects to `--rejects FILE` when given, and its records to the stream.
+  /// Writes the chunk's records to the stream, then its rejects to `--rejects FILE` when
+  /// given: a stream that fails or closes (`| head`) on a chunk leaves that chunk's rejects
+  /// unwritten, as the stats leave it uncounted, so the file holds the rejects of the lines
+  /// the stats count.
   package func consume(_ output: borrowing ChunkOutput) throws {
-    if let rejectsFile, !output.rejects.isEmpty {
-      try rejectsFile.write(output.rejects.buffer)
-    }
     if compressor != nil {
       compressed.removeAll(keepingCapacity: true)
       try compressor!.append(output.main.buffer, to: &compressed)
       try compressed.withUnsafeBufferPointer { try emit($0) }
     } else {
       try emit(output.main.buffer)
+    }
+    if let rejectsFile, !output.rejects.isEmpty {
+      try rejectsFile.write(output.rejects.buffer)
     }
   }
 
