@@ -50,6 +50,9 @@ struct RecordOptions: ParsableArguments {
     if vendors == "all" { return VendorID.allCases }
     var selected = Set<VendorID>()
     for name in vendors.split(separator: ",", omittingEmptySubsequences: false) {
+      if name == "all" {
+        throw ValidationError("'all' stands alone in --vendors: it selects every vendor")
+      }
       guard let id = VendorID(name: String(name)) else {
         throw ValidationError(
           "unknown vendor id '\(name)' (known: all, \(VendorID.allCases.map(\.name).joined(separator: ", ")))"

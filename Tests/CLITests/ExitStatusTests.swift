@@ -55,6 +55,17 @@ extension CLITests {
       #expect(result.stderrText.contains(message), "stderr: \(result.stderrText)")
     }
 
+    /// `all` among vendor ids is bad usage saying that `all` stands alone (the message said
+    /// "unknown vendor id 'all'" and listed `all` among the known ids).
+    @Test(arguments: [["--vendors", "all,apns"], ["--vendors", "fcm,all"]])
+    func allAmongVendorIdsSaysItStandsAlone(arguments: [String]) throws {
+      let result = try CLI.run(arguments, stdin: Data())
+      #expect(result.status == 64)
+      #expect(
+        result.stderrText
+          == "push-transcode: 'all' stands alone in --vendors: it selects every vendor\n")
+    }
+
     /// A value an enum option does not take is bad usage naming every value it takes, spelled
     /// as the library's raw values (the CLI lists them without ArgumentParser's key paths).
     @Test(arguments: [
