@@ -17,6 +17,20 @@ extension CLITests {
       let received = Atomic<Int>(0)
     }
 
+    /// Starts an apns stream run on `threads` threads, fed and read through pipes.
+    static func startFed(threads: String) throws -> (Process, feed: Pipe, records: Pipe) {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: CLI.binary)
+      process.arguments = ["--vendors", "apns", "-o", "-", "--threads", threads]
+      let feed = Pipe()
+      let records = Pipe()
+      process.standardInput = feed
+      process.standardOutput = records
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      return (process, feed, records)
+    }
+
     /// Reads from `handle` until a `\n` arrives or the pipe ends; returns what came.
     static func readLine(_ handle: FileHandle) -> String {
       var bytes = Data()
@@ -32,15 +46,7 @@ extension CLITests {
     /// out within about the delay, while the feed goes on writing, not once a buffer fills or
     /// the feed ends; and every line's record comes out once.
     @Test func aSteadyFeedsRecordsComeOutWhileItGoesOnWriting() throws {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: CLI.binary)
-      process.arguments = ["--vendors", "apns", "-o", "-", "--threads", "1"]
-      let feed = Pipe()
-      let records = Pipe()
-      process.standardInput = feed
-      process.standardOutput = records
-      process.standardError = FileHandle.nullDevice
-      try process.run()
+      let (process, feed, records) = try Self.startFed(threads: "1")
       let total = 200
       let written = Atomic<Int>(0)
       let writer = feed.fileHandleForWriting
@@ -81,15 +87,7 @@ extension CLITests {
     /// minute so that the test fails instead of hanging.
     @Test(arguments: ["1", "2"])
     func eachLinesRecordsComeOutWhileTheFeedWaits(threads: String) throws {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: CLI.binary)
-      process.arguments = ["--vendors", "apns", "-o", "-", "--threads", threads]
-      let feed = Pipe()
-      let records = Pipe()
-      process.standardInput = feed
-      process.standardOutput = records
-      process.standardError = FileHandle.nullDevice
-      try process.run()
+      let (process, feed, records) = try Self.startFed(threads: threads)
       let watch = Watch()
       let writer = feed.fileHandleForWriting
       DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
