@@ -73,11 +73,36 @@ package final class TextMemo {
   private var ext: PushText? = nil
   private var hasExt = false
 
+  /// The canonical form of one JSON value of the line (apns `e`, Live Activity
+  /// `content-state`), by its tape index, when `valueIndex` is set: a message to many
+  /// recipients writes it in every record, and re-writing it for each one (duplicate keys
+  /// resolved each time) cost records × value.
+  private var valueIndex = -1
+  private var valueBytes: [UInt8] = []
+  /// How many values were put in canonical form since the memo was made (tests read it).
+  package private(set) var canonicalValuesWritten = 0
+
   /// Forgets everything (the next line's texts live elsewhere).
   package func reset() {
     liveCount = 0
     if !slotsByKey.isEmpty { slotsByKey.removeAll(keepingCapacity: slotsByKey.count <= 64) }
     hasExt = false
+    valueIndex = -1
+  }
+
+  /// Writes the value at tape index `index` of the line's `document` in canonical form: put in
+  /// that form the first time it is asked for after `reset`, then copied.
+  func writeCanonicalValue(
+    _ document: JSONDocument, _ index: Int, into writer: inout JSONWriter
+  ) {
+    if valueIndex != index {
+      var canonical = JSONWriter()
+      canonical.value(document, index)
+      valueBytes = canonical.bytes
+      valueIndex = index
+      canonicalValuesWritten += 1
+    }
+    writer.raw(valueBytes)
   }
 
   /// The line's ext text: `make()` the first time it is asked for after `reset`, then the

@@ -135,7 +135,7 @@ struct APNs: BudgetedVendor {
       // (`null` counts as absent, SPEC 9).
       if !context.document.isNull(index) {
         writer.raw(",\"e\":")
-        writer.value(context.document, index)
+        context.memo.writeCanonicalValue(context.document, index, into: &writer)
       }
     case nil:
       break
@@ -178,7 +178,7 @@ extension APNs {
     writer.raw(",\"event\":")
     writer.string(activity.event)
     writer.raw(",\"content-state\":")
-    writer.value(context.document, activity.contentState)
+    context.memo.writeCanonicalValue(context.document, activity.contentState, into: &writer)
     writer.optionalNumber(",\"dismissal-date\":", activity.dismissalDate)
     writer.raw(",\"alert\":")
     let bodyRange = writeAlertObject(title, nil, body, into: &writer)

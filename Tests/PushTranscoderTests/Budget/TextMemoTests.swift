@@ -4,6 +4,33 @@ import Testing
 
 /// The per-line memo and the escape pre-pass change nothing but the work done.
 @Suite struct TextMemoTests {
+  /// A JSON value every record of a line carries (apns `e`, `content-state`) is put in canonical
+  /// form once per line and copied into each record: re-written per record, a message to
+  /// thousands of recipients with a value of thousands of duplicate keys cost records × value.
+  @Test func aValueIsPutInCanonicalFormOncePerLine() {
+    let line = Array(#"{"v":{"a":1, "a":2,"b":[1 ,"x\u0041"]},"w":[true]}"#.utf8)
+    var tokenizer = JSONTokenizer()
+    line.withUnsafeBufferPointer { buffer in
+      #expect(tokenizer.parse(buffer) == nil)
+      tokenizer.withDocument(buffer) { document in
+        let memo = TextMemo()
+        let value = document.root + 2
+        var writer = JSONWriter()
+        for _ in 0..<3 { memo.writeCanonicalValue(document, value, into: &writer) }
+        let once = #"{"a":2,"b":[1,"xA"]}"#
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == once + once + once)
+        #expect(memo.canonicalValuesWritten == 1)
+        // Another value of the line, and the same after `reset` (a new line), are written anew.
+        var other = JSONWriter()
+        memo.writeCanonicalValue(document, Int(document.tokens[value].next) + 1, into: &other)
+        #expect(String(decoding: other.bytes, as: UTF8.self) == "[true]")
+        memo.reset()
+        memo.writeCanonicalValue(document, value, into: &other)
+        #expect(memo.canonicalValuesWritten == 3)
+      }
+    }
+  }
+
   @Test func memoAnswersLikeTheTextItself() {
     let content = Array(#"ab\u00e9\u4e2d\ud83d\ude00 tail of the text 中文中文"#.utf8)
     content.withUnsafeBufferPointer { buffer in
