@@ -26,8 +26,11 @@ package enum ByteBudget {
   /// `…` (SPEC 5 step 2). When even `…` alone does not fit, rolls `writer` back to
   /// `payloadStart` and returns `.tooSmall` with the sizes (step 3): the vendor turns that into
   /// its refusal.
+  ///
+  /// `bodyLength` is the escaped length of the whole body when `body` holds only its first
+  /// bytes (`PushText.writeBody` under a `bodyLimit`); nil when `body` holds it whole.
   package static func enforce(
-    _ budget: Int, payloadStart: Int, body: Range<Int>, text: PushText,
+    _ budget: Int, payloadStart: Int, body: Range<Int>, bodyLength: Int? = nil, text: PushText,
     into writer: inout JSONWriter, memo: TextMemo? = nil
   ) -> Outcome {
     // The body lies in the payload, which lies in what the writer holds: the cut rewrites
@@ -35,9 +38,9 @@ package enum ByteBudget {
     assert(
       0 <= payloadStart && payloadStart <= body.lowerBound && body.upperBound <= writer.count,
       "the body must lie within the payload written")
-    let size = writer.count - payloadStart
+    let emptySize = writer.count - payloadStart - body.count
+    let size = emptySize + (bodyLength ?? body.count)
     if size <= budget { return .fits }
-    let emptySize = size - body.count
     let room = budget - emptySize
     guard room >= TextCut.ellipsisBytes else {
       writer.truncate(to: payloadStart)

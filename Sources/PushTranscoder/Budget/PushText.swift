@@ -47,6 +47,64 @@ package enum PushText {
     return writeAnyCase(into: &writer)
   }
 
+  /// `write(into:)` for the body of a payload with a byte budget: when the text's escaped length
+  /// is known without writing it (every slice its own canonical form, copied as it is) and is
+  /// over `writer.bodyLimit`, only that many of its first bytes are written, and its length goes
+  /// to `writer.bodyLength`. A message split into many records then writes at most a budget's
+  /// worth of its body in each, not the whole body each time.
+  @inline(__always)
+  package func writeBody(into writer: inout JSONWriter) -> Range<Int> {
+    let limit = writer.bodyLimit
+    guard limit != Int.max, let length = canonicalLength, length > limit else {
+      return write(into: &writer)
+    }
+    writer.bodyLength = length
+    return writePrefix(bytes: limit, into: &writer)
+  }
+
+  /// The escaped length when every slice is its own canonical form, else nil.
+  private var canonicalLength: Int? {
+    switch self {
+    case .slice(let slice):
+      return slice.isCanonical ? slice.count : nil
+    case .pieces(let pieces):
+      var length = 0
+      for piece in pieces {
+        guard piece.isCanonical else { return nil }
+        length += piece.count
+      }
+      return length
+    case .decoded:
+      return nil
+    }
+  }
+
+  /// The first `limit` bytes of the content of a text whose slices are canonical, quoted.
+  @inline(never)
+  private func writePrefix(bytes limit: Int, into writer: inout JSONWriter) -> Range<Int> {
+    writer.byte(ASCII.quote)
+    let start = writer.count
+    var left = limit
+    func copy(_ slice: StringSlice) {
+      let raw = slice.rawBytes
+      let taken = Swift.min(left, raw.count)
+      // Safe because taken <= raw.count: the rebased buffer lies within the slice's bytes.
+      writer.raw(UnsafeBufferPointer(rebasing: raw[..<taken]))
+      left -= taken
+    }
+    switch self {
+    case .slice(let slice):
+      copy(slice)
+    case .pieces(let pieces):
+      for piece in pieces where left > 0 { copy(piece) }
+    case .decoded:
+      preconditionFailure("a decoded text has no known escaped length")
+    }
+    let end = writer.count
+    writer.byte(ASCII.quote)
+    return start..<end
+  }
+
   /// `write(into:)` for every case.
   @inline(never)
   func writeAnyCase(into writer: inout JSONWriter) -> Range<Int> {

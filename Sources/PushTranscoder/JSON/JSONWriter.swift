@@ -23,6 +23,12 @@ package struct JSONWriter: ~Copyable, @unchecked Sendable {
   @usableFromInline var capacity: Int
   /// The number of bytes written so far.
   package private(set) var count: Int
+  /// Set by a budgeted vendor's envelope around its payload: a body (`PushText.writeBody`) whose
+  /// escaped content is known to be longer is written only up to this many bytes, since the
+  /// budget cut keeps fewer. `Int.max`: bodies are written whole.
+  package var bodyLimit = Int.max
+  /// The escaped length of the last body `writeBody` wrote short, else -1.
+  package var bodyLength = -1
 
   /// An empty writer with room for `capacity` bytes (at least 64) before it grows.
   package init(capacity: Int = 1 << 16) {

@@ -66,7 +66,7 @@ struct APNs: BudgetedVendor {
     writer.raw("{\"aps\":{\"alert\":")
     let bodyRange: Range<Int>
     if title == nil && subtitle == nil {
-      bodyRange = body.write(into: &writer)
+      bodyRange = body.writeBody(into: &writer)
     } else {
       bodyRange = writeAlertObject(title, subtitle, body, into: &writer)
     }

@@ -30,7 +30,7 @@ struct Harmony: BudgetedVendor {
     writer.raw(",\"title\":")
     writer.string(notice.requiredTitle(preferring: harmony.title))
     writer.raw(",\"body\":")
-    let bodyRange = body.write(into: &writer)
+    let bodyRange = body.writeBody(into: &writer)
     // image, sound, soundDuration ← `HarmonyInfo.Image`, `.Sound`, `.SoundDuration`.
     writer.optionalString(",\"image\":", harmony.image)
     writer.optionalString(",\"sound\":", harmony.sound)

@@ -60,7 +60,7 @@ extension JSONWriter {
       byte(ASCII.comma)
     }
     raw("\"body\":")
-    return body.write(into: &self)
+    return body.writeBody(into: &self)
   }
 }
 
