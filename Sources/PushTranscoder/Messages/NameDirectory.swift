@@ -138,6 +138,24 @@ package struct NameDirectory: @unchecked Sendable {
   }
 }
 
+extension NameTable {
+  /// `name` copied into `arena` in canonical form, marked so: a name goes into every record of
+  /// its sender's or group's messages, and with escapes that are not canonical (`\u00e9`) it was
+  /// put in canonical form again for each message, messages × name.
+  static func canonicalCopy(_ name: StringSlice, _ arena: TextArena) -> StringSlice {
+    guard name.hasEscapes else { return arena.copy(name) }
+    var canonical: [UInt8] = []
+    // Safe to rewrite: the name is string content the tokenizer validated.
+    JSONEscapes.appendCanonical(name.rawBytes, to: &canonical)
+    let hasEscapes = canonical.contains(ASCII.backslash)
+    var copy = canonical.withUnsafeBufferPointer {
+      StringSlice(pointer: arena.copy($0), count: $0.count, hasEscapes: hasEscapes)
+    }
+    copy.rawIsCanonical = hasEscapes
+    return copy
+  }
+}
+
 /// An open-addressing hash table from decoded id bytes to an optional name, both stored in a
 /// `TextArena`. Lookups hash the id's bytes in place, so a message line's id (without escapes)
 /// is looked up without allocating.
@@ -161,7 +179,7 @@ struct NameTable {
   /// Sets (or overrides) the entry for `id`.
   mutating func set(_ id: StringSlice, _ name: StringSlice?, _ arena: TextArena) {
     let decoded = id.decodedBytes()
-    let stored = name.map { arena.copy($0) }
+    let stored = name.map { Self.canonicalCopy($0, arena) }
     decoded.withUnsafeBufferPointer { key in
       if (count + 1) * 4 > slots.count * 3 { grow() }
       let hash = Self.hash(key)

@@ -65,6 +65,23 @@ import Testing
     #expect(read(escapedSender, options: opts).notice?.untitledBody == "A\"lé:[Face]")
   }
 
+  /// Names are stored in canonical form, marked so: a name goes into every record of its
+  /// sender's messages, and one with escapes that are not canonical (`\u00e9`, `\/`) was put in
+  /// canonical form again for each message (1M escaped marks × 2,000 messages: 9.7 s).
+  @Test func namesAreStoredInCanonicalForm() {
+    let (dir, _) = directory([
+      #"{"username":"u1","nickname":"A\"l\u00e9 \/ \ud83d\ude00"}"#,
+      #"{"GroupId":"g1","Name":"T\u00E9am"}"#, #"{"username":"u2","nickname":"plain"}"#,
+    ])
+    let nickname = dir.nickname(of: StringSlice("u1"))
+    #expect(nickname?.isCanonical == true)
+    #expect(nickname.map { Array($0.rawBytes) } == Array(#"A\"lé / 😀"#.utf8))
+    #expect(nickname?.decodedBytes() == Array("A\"lé / 😀".utf8))
+    let group = dir.groupName(of: StringSlice("g1"))
+    #expect(group?.hasEscapes == false && group.map { Array($0.rawBytes) } == Array("Téam".utf8))
+    #expect(dir.nickname(of: StringSlice("u2"))?.hasEscapes == false)
+  }
+
   @Test func manyEntriesSurviveGrowth() {
     var lines: [String] = []
     for i in 0..<5000 { lines.append(#"{"username":"user\#(i)","nickname":"Name \#(i)"}"#) }
