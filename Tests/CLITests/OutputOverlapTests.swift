@@ -102,30 +102,21 @@ extension CLITests {
       #expect(existing || !FileManager.default.fileExists(atPath: dir.file("out")))
     }
 
-    /// An input among the batches `--force` reuses in place.
-    @Test func anInputAmongTheOutputDirectorysBatchesIsRefused() throws {
+    /// An input among the batches `--force` reuses in place, named as a path or given as
+    /// standard input (`- < out/apns/batch-000001.ndjson`): `--force` would write the new batch
+    /// over the file while the run reads it.
+    @Test(arguments: [
+      ("\"$BIN\" out/apns/batch-000001.ndjson -o out --force", "out/apns/batch-000001.ndjson"),
+      ("\"$BIN\" - -o out --force < out/apns/batch-000001.ndjson", "- (standard input)"),
+    ])
+    func anInputAmongTheOutputDirectorysBatchesIsRefused(script: String, input: String) throws {
       let (dir, _) = try Self.folder()
       defer { dir.remove() }
       let first = try CLI.run(["in.ndjson", "-o", "out"], in: dir.url)
       #expect(first.status == 0, "\(first.stderrText)")
       let batch = try dir.read("out/apns/batch-000001.ndjson")
-      let result = try CLI.run(
-        ["out/apns/batch-000001.ndjson", "-o", "out", "--force"], in: dir.url)
-      Self.expectRefused(result, saying: "the input out/apns/batch-000001.ndjson is a file of")
-      #expect(try dir.read("out/apns/batch-000001.ndjson") == batch)
-    }
-
-    /// The same batch as standard input (`- < out/apns/batch-000001.ndjson`): `--force` would
-    /// write the new batch over the file while the run reads it.
-    @Test func standardInputFromTheOutputDirectorysBatchesIsRefused() throws {
-      let (dir, _) = try Self.folder()
-      defer { dir.remove() }
-      let first = try CLI.run(["in.ndjson", "-o", "out"], in: dir.url)
-      #expect(first.status == 0, "\(first.stderrText)")
-      let batch = try dir.read("out/apns/batch-000001.ndjson")
-      let result = try CLI.sh(
-        "\"$BIN\" - -o out --force < out/apns/batch-000001.ndjson", in: dir.url)
-      Self.expectRefused(result, saying: "the input - (standard input) is a file of")
+      let result = try CLI.sh(script, in: dir.url)
+      Self.expectRefused(result, saying: "the input \(input) is a file of")
       #expect(try dir.read("out/apns/batch-000001.ndjson") == batch)
       // Standard input from a file outside the directory is an input like any other.
       let outside = try CLI.sh("\"$BIN\" - -o out --force < in.ndjson", in: dir.url)

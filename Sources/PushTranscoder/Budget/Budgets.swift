@@ -27,11 +27,11 @@ package enum ByteBudget {
   /// `payloadStart` and returns `.tooSmall` with the sizes (step 3): the vendor turns that into
   /// its refusal.
   ///
-  /// `bodyLength` is the escaped length of the whole body when `body` holds only its first
-  /// bytes (`PushText.writeBody` under a `bodyLimit`); nil when `body` holds it whole.
+  /// `bodyWrittenShort`: `body` holds only the first bytes of the text, more than the budget
+  /// (`PushText.writeBody` under a `bodyLimit`), so the payload is over it.
   package static func enforce(
-    _ budget: Int, payloadStart: Int, body: Range<Int>, bodyLength: Int? = nil, text: PushText,
-    into writer: inout JSONWriter, memo: TextMemo? = nil
+    _ budget: Int, payloadStart: Int, body: Range<Int>, bodyWrittenShort: Bool = false,
+    text: PushText, into writer: inout JSONWriter, memo: TextMemo? = nil
   ) -> Outcome {
     // The body lies in the payload, which lies in what the writer holds: the cut rewrites
     // those bytes through unchecked buffer accesses.
@@ -39,12 +39,13 @@ package enum ByteBudget {
       0 <= payloadStart && payloadStart <= body.lowerBound && body.upperBound <= writer.count,
       "the body must lie within the payload written")
     let emptySize = writer.count - payloadStart - body.count
-    let size = emptySize + (bodyLength ?? body.count)
-    if size <= budget { return .fits }
+    if !bodyWrittenShort && writer.count - payloadStart <= budget { return .fits }
     let room = budget - emptySize
     guard room >= TextCut.ellipsisBytes else {
       writer.truncate(to: payloadStart)
-      return .tooSmall(size: size, emptySize: emptySize)
+      // The whole body's length is measured only here, for the refusal's sizes.
+      let bodySize = bodyWrittenShort ? text.escapedByteCount : body.count
+      return .tooSmall(size: emptySize + bodySize, emptySize: emptySize)
     }
     let cut = TextCut.fittingEscaped(text, room: room, memo: memo)
     // The payload after the body moves to make room for the cut body.

@@ -47,39 +47,41 @@ package enum PushText {
     return writeAnyCase(into: &writer)
   }
 
-  /// `write(into:)` for the body of a payload with a byte budget: when the text's escaped length
-  /// is known without writing it (every slice its own canonical form, copied as it is) and is
-  /// over `writer.bodyLimit`, only that many of its first bytes are written, and its length goes
-  /// to `writer.bodyLength`. A message split into many records then writes at most a budget's
-  /// worth of its body in each, not the whole body each time.
+  /// `write(into:)` for the body of a payload with a byte budget: when the text's first slices,
+  /// each its own canonical form (copied as it is), already hold more than `writer.bodyLimit`
+  /// bytes, only that many bytes are written and `writer.bodyWrittenShort` is set: the budget
+  /// cut keeps fewer. A message split into many records then writes at most a budget's worth of
+  /// its body in each, not the whole body each time.
   @inline(__always)
   package func writeBody(into writer: inout JSONWriter) -> Range<Int> {
     let limit = writer.bodyLimit
-    guard limit != Int.max, let length = canonicalLength, length > limit else {
-      return write(into: &writer)
-    }
-    writer.bodyLength = length
+    guard limit != Int.max, canonicalPrefixExceeds(limit) else { return write(into: &writer) }
+    writer.bodyWrittenShort = true
     return writePrefix(bytes: limit, into: &writer)
   }
 
-  /// The escaped length when every slice is its own canonical form, else nil.
-  private var canonicalLength: Int? {
+  /// True when the text's first slices, canonical each, hold more than `limit` bytes (their raw
+  /// bytes are then the start of its escaped content). Looks at those slices only, so at most
+  /// about `limit` bytes' worth of pieces, however many the text has.
+  private func canonicalPrefixExceeds(_ limit: Int) -> Bool {
     switch self {
     case .slice(let slice):
-      return slice.isCanonical ? slice.count : nil
+      return slice.isCanonical && slice.count > limit
     case .pieces(let pieces):
       var length = 0
       for piece in pieces {
-        guard piece.isCanonical else { return nil }
+        guard piece.isCanonical else { return false }
         length += piece.count
+        if length > limit { return true }
       }
-      return length
+      return false
     case .decoded:
-      return nil
+      return false
     }
   }
 
-  /// The first `limit` bytes of the content of a text whose slices are canonical, quoted.
+  /// The first `limit` bytes of the content of a text whose first slices are canonical (see
+  /// `canonicalPrefixExceeds`), quoted.
   @inline(never)
   private func writePrefix(bytes limit: Int, into writer: inout JSONWriter) -> Range<Int> {
     writer.byte(ASCII.quote)
@@ -96,9 +98,12 @@ package enum PushText {
     case .slice(let slice):
       copy(slice)
     case .pieces(let pieces):
-      for piece in pieces where left > 0 { copy(piece) }
+      for piece in pieces {
+        if left == 0 { break }
+        copy(piece)
+      }
     case .decoded:
-      preconditionFailure("a decoded text has no known escaped length")
+      preconditionFailure("a decoded text is written whole")
     }
     let end = writer.count
     writer.byte(ASCII.quote)

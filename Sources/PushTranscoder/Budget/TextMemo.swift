@@ -78,7 +78,8 @@ package final class TextMemo {
   /// recipients writes it in every record, and re-writing it for each one (duplicate keys
   /// resolved each time) cost records × value.
   private var valueIndex = -1
-  private var valueBytes: [UInt8] = []
+  /// Holds that canonical form; its storage serves line after line.
+  private var valueWriter = JSONWriter(capacity: 256)
   /// How many values were put in canonical form since the memo was made (tests read it).
   package private(set) var canonicalValuesWritten = 0
 
@@ -96,13 +97,12 @@ package final class TextMemo {
     _ document: JSONDocument, _ index: Int, into writer: inout JSONWriter
   ) {
     if valueIndex != index {
-      var canonical = JSONWriter()
-      canonical.value(document, index)
-      valueBytes = canonical.bytes
+      valueWriter.removeAll()
+      valueWriter.value(document, index)
       valueIndex = index
       canonicalValuesWritten += 1
     }
-    writer.raw(valueBytes)
+    writer.raw(valueWriter.buffer)
   }
 
   /// The line's ext text: `make()` the first time it is asked for after `reset`, then the

@@ -18,7 +18,7 @@ final class FileInput {
   var onRead: ((Int) -> Void)?
   /// True for a pipe, socket, terminal or device: data arrives as a writer makes it, and a
   /// read may wait for it. False for a regular file.
-  let isStream: Bool
+  var isStream: Bool { bytesAtOpen == nil }
   /// For a regular file, the bytes it held past the descriptor's offset when it was opened: a
   /// read that meets the end before them means the file shrank while it was read (truncated
   /// in place, as `logrotate`'s `copytruncate` does), which is reported, never taken as its
@@ -37,7 +37,6 @@ final class FileInput {
     self.fd = fd
     self.ownsDescriptor = true
     self.bytesAtOpen = Self.regularFileBytesLeft(fd)
-    self.isStream = bytesAtOpen == nil
     self.pushback = PageAlignedMemory.allocate(Self.peekBytes)
   }
 
@@ -46,7 +45,6 @@ final class FileInput {
     self.fd = descriptor
     self.ownsDescriptor = false
     self.bytesAtOpen = Self.regularFileBytesLeft(descriptor)
-    self.isStream = bytesAtOpen == nil
     self.pushback = PageAlignedMemory.allocate(Self.peekBytes)
   }
 

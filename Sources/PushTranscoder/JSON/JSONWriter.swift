@@ -27,8 +27,8 @@ package struct JSONWriter: ~Copyable, @unchecked Sendable {
   /// escaped content is known to be longer is written only up to this many bytes, since the
   /// budget cut keeps fewer. `Int.max`: bodies are written whole.
   package var bodyLimit = Int.max
-  /// The escaped length of the last body `writeBody` wrote short, else -1.
-  package var bodyLength = -1
+  /// True once `writeBody` wrote a body short (the envelope clears it before the payload).
+  package var bodyWrittenShort = false
 
   /// An empty writer with room for `capacity` bytes (at least 64) before it grows.
   package init(capacity: Int = 1 << 16) {

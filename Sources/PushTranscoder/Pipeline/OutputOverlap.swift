@@ -18,8 +18,8 @@ package enum OutputOverlap {
   /// Why `configuration`'s outputs cannot be written, or nil when they can.
   package static func problem(in configuration: RunConfiguration) -> String? {
     // Each input as messages name it, its identity, and where it is (for the batch
-    // directory's check, which goes by location).
-    var inputs: [(path: String, file: FileID, location: String)] =
+    // directory's check, which goes by location; nil when it cannot be found).
+    var inputs: [(path: String, file: FileID, location: String?)] =
       (configuration.inputs.filter { $0 != "-" } + configuration.directories).compactMap { path in
         FileID(path: path).map { (path, $0, path) }
       }
@@ -27,7 +27,7 @@ package enum OutputOverlap {
     // kernel says the descriptor's file is.
     if configuration.inputs.contains("-"), let file = FileID(descriptor: 0) {
       let opened = openedPath(of: 0).flatMap { FileID(path: $0) == file ? $0 : nil }
-      inputs.append(("- (standard input)", file, opened ?? "-"))
+      inputs.append(("- (standard input)", file, opened))
     }
     let outputs: [(option: String, path: String)] = [
       ("--rejects", configuration.rejectsPath), ("--stats", configuration.statsPath),
@@ -55,7 +55,7 @@ package enum OutputOverlap {
         return
           "\(output.option) \(output.path) \(what) the output directory \(configuration.output), which the run writes and --force replaces"
       }
-      for input in inputs where input.location != "-" && runOwns(input.location, in: directory) {
+      for input in inputs where input.location.map({ runOwns($0, in: directory) }) ?? false {
         return
           "the input \(input.path) is a file of the output directory \(configuration.output), which the run writes and --force replaces"
       }

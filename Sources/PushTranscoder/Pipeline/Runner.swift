@@ -155,12 +155,7 @@ package enum Runner {
       let message = SinkError.describe(error)
       let result = RunResult(
         stats: RunStats(), inputBytes: 0, seconds: 0, fatal: message, closedOutput: false)
-      let summary =
-        configuration.options.validateOnly
-        ? result.stats.validationSummary(seconds: 0, inputBytes: 0)
-        : result.stats.summary(seconds: 0, inputBytes: 0)
-      FileDescriptorWriter.writeAll(
-        2, Array((summary + "\npush-transcode: error: " + message + "\n").utf8))
+      FileDescriptorWriter.writeAll(2, Array((summary(of: result, configuration) + "\n").utf8))
       do { try writeRunFiles(result, configuration) } catch {
         return fail(SinkError.describe(error))
       }
@@ -214,11 +209,7 @@ package enum Runner {
       }
       return RunOutcome(status: ExitStatus.done)
     }
-    var summary =
-      configuration.options.validateOnly
-      ? result.stats.validationSummary(seconds: result.seconds, inputBytes: result.inputBytes)
-      : result.stats.summary(seconds: result.seconds, inputBytes: result.inputBytes)
-    if let fatal = result.fatal { summary += "\npush-transcode: error: " + fatal }
+    var summary = summary(of: result, configuration)
     // Status 3 says why, next to the counts (the summary alone does not name the limit).
     var overRejectLimit = false
     if result.fatal == nil, !configuration.options.validateOnly,
@@ -246,6 +237,16 @@ package enum Runner {
       report.status = ExitStatus.tooManyRejects
     }
     return report
+  }
+
+  /// The summary of `result` for stderr (SPEC 6.4), with its fatal error's line after it.
+  private static func summary(of result: RunResult, _ configuration: RunConfiguration) -> String {
+    var summary =
+      configuration.options.validateOnly
+      ? result.stats.validationSummary(seconds: result.seconds, inputBytes: result.inputBytes)
+      : result.stats.summary(seconds: result.seconds, inputBytes: result.inputBytes)
+    if let fatal = result.fatal { summary += "\npush-transcode: error: " + fatal }
+    return summary
   }
 
   /// Writes `--stats` and `--report`, when given, for the complete run `result`.

@@ -41,21 +41,19 @@ extension BudgetedVendor {
     let start = writer.count
     let budget = payloadBudget(notice)
     let body: BudgetedBody
-    // A body longer than the budget is written only as far as a cut could keep (its length
-    // known, `PushText.writeBody`); 8 bytes more than the budget, so that it is over for sure.
+    // A body longer than the budget is written only as far as a cut could keep
+    // (`PushText.writeBody`): 8 bytes more than the budget, so that it is over for sure.
     writer.bodyLimit = budget + 8
-    writer.bodyLength = -1
+    writer.bodyWrittenShort = false
     do {
+      defer { writer.bodyLimit = Int.max }
       body = try writePayload(notice, context, part: part, into: &writer, effects: &effects)
     } catch {
-      writer.bodyLimit = Int.max
       return error
     }
-    writer.bodyLimit = Int.max
-    let bodyLength = writer.bodyLength >= 0 ? writer.bodyLength : body.range.count
     switch ByteBudget.enforce(
-      budget, payloadStart: start, body: body.range, bodyLength: bodyLength, text: body.text,
-      into: &writer, memo: context.memo)
+      budget, payloadStart: start, body: body.range, bodyWrittenShort: writer.bodyWrittenShort,
+      text: body.text, into: &writer, memo: context.memo)
     {
     case .fits:
       return nil

@@ -10,22 +10,29 @@ import Testing
   let long = Array(String(repeating: "ab\\n中", count: 2000).utf8)
   let escaped = Array(String(repeating: "a\\u0062", count: 2000).utf8)
 
-  @Test func aCanonicalBodyOverTheLimitIsWrittenShortWithItsLengthKnown() {
+  @Test func aCanonicalBodyOverTheLimitIsWrittenShort() {
     long.withUnsafeBufferPointer { bytes in
-      // Its escapes (`\n`) are canonical ones, as the tokenizer's canonicalizer marks them.
-      var slice = StringSlice(escapedContent: bytes)
-      slice.rawIsCanonical = true
-      for text in [PushText.slice(slice), .pieces([StringSlice("nick:"), slice])] {
-        var writer = JSONWriter()
-        writer.bodyLimit = 100
-        let range = text.writeBody(into: &writer)
-        #expect(range.count == 100)
-        #expect(writer.bodyLength == text.escapedLength)
-        // The prefix written is the start of the whole body's content.
-        var whole = JSONWriter()
-        let all = text.write(into: &whole)
-        #expect(Array(writer.buffer[range]) == Array(whole.buffer[all].prefix(100)))
-        #expect(writer.buffer.last == ASCII.quote)
+      escaped.withUnsafeBufferPointer { rewritten in
+        // Its escapes (`\n`) are canonical ones, as the tokenizer's canonicalizer marks them.
+        var slice = StringSlice(escapedContent: bytes)
+        slice.rawIsCanonical = true
+        // Pieces past the limit are not looked at, canonical or not, however many.
+        let later = Array(repeating: StringSlice(escapedContent: rewritten), count: 10_000)
+        for text in [
+          PushText.slice(slice), .pieces([StringSlice("nick:"), slice]), .pieces([slice] + later),
+        ] {
+          var writer = JSONWriter()
+          writer.bodyLimit = 100
+          let range = text.writeBody(into: &writer)
+          #expect(range.count == 100)
+          let writtenShort = writer.bodyWrittenShort
+          #expect(writtenShort)
+          // The prefix written is the start of the whole body's content.
+          var whole = JSONWriter()
+          let all = text.write(into: &whole)
+          #expect(Array(writer.buffer[range]) == Array(whole.buffer[all].prefix(100)))
+          #expect(writer.buffer.last == ASCII.quote)
+        }
       }
     }
   }
@@ -45,17 +52,10 @@ import Testing
           var whole = JSONWriter()
           let all = text.write(into: &whole)
           #expect(Array(writer.buffer[range]) == Array(whole.buffer[all]))
-          #expect(writer.bodyLength == -1)
+          let writtenShort = writer.bodyWrittenShort
+          #expect(!writtenShort)
         }
       }
     }
-  }
-}
-
-extension PushText {
-  /// The escaped length of the text's content, by writing it whole.
-  fileprivate var escapedLength: Int {
-    var writer = JSONWriter()
-    return write(into: &writer).count
   }
 }
