@@ -28,18 +28,23 @@ package enum ByteBudget {
   /// its refusal.
   ///
   /// `bodyWrittenShort`: `body` holds only the first bytes of the text, more than the budget
-  /// (`PushText.writeBody` under a `bodyLimit`), so the payload is over it.
+  /// (`PushText.writeBody` under a `bodyLimit`), so the payload is over it. `unwrittenBytes`:
+  /// the payload's size as written leaves out that many bytes of another text, longer than
+  /// the budget (`JSONWriter.boundedString`), so the payload is over it whatever the body.
   package static func enforce(
     _ budget: Int, payloadStart: Int, body: Range<Int>, bodyWrittenShort: Bool = false,
-    text: PushText, into writer: inout JSONWriter, memo: TextMemo? = nil
+    unwrittenBytes: Int = 0, text: PushText, into writer: inout JSONWriter,
+    memo: TextMemo? = nil
   ) -> Outcome {
     // The body lies in the payload, which lies in what the writer holds: the cut rewrites
     // those bytes through unchecked buffer accesses.
     assert(
       0 <= payloadStart && payloadStart <= body.lowerBound && body.upperBound <= writer.count,
       "the body must lie within the payload written")
-    let emptySize = writer.count - payloadStart - body.count
-    if !bodyWrittenShort && writer.count - payloadStart <= budget { return .fits }
+    let emptySize = writer.count - payloadStart - body.count + unwrittenBytes
+    if !bodyWrittenShort && writer.count - payloadStart + unwrittenBytes <= budget {
+      return .fits
+    }
     let room = budget - emptySize
     guard room >= TextCut.ellipsisBytes else {
       writer.truncate(to: payloadStart)

@@ -74,6 +74,14 @@ package enum TextCut {
     -> [UInt8]
   {
     assert(room >= ellipsisBytes, "no room for a cut: the caller refuses the payload")
+    guard let memo else { return fittingEscapedOnce(text, room: room, memo: nil) }
+    return memo.byteCut(of: text, room: room) { fittingEscapedOnce(text, room: room, memo: memo) }
+  }
+
+  /// `fittingEscaped`, made anew.
+  private static func fittingEscapedOnce(_ text: PushText, room: Int, memo: TextMemo?)
+    -> [UInt8]
+  {
     // Every scalar costs at least one byte, so at most room − 3 scalars fit (plus one to see
     // the last boundary).
     let wanted = max(0, room - ellipsisBytes) + 1

@@ -34,6 +34,12 @@ package final class TextMemo {
     var cutBytes: CutBytes? = nil
     /// The byte-budget cuts' resumable scan of the decoded prefix.
     var escapedScan: EscapedScan?
+    /// `PushText.isBlank`, once asked.
+    var blank: Bool?
+    /// The last byte-budget cut of the text (`TextCut.fittingEscaped`) and the room it was
+    /// made for (-1: none this line).
+    var byteCutRoom = -1
+    var byteCut: [UInt8] = []
 
     init(key: Key) { self.key = key }
 
@@ -48,6 +54,8 @@ package final class TextMemo {
       prefixComplete = false
       cutCap = -1
       if escapedScan != nil { escapedScan = nil }
+      blank = nil
+      byteCutRoom = -1
     }
   }
 
@@ -82,6 +90,10 @@ package final class TextMemo {
   private var valueWriter = JSONWriter(capacity: 256)
   /// How many values were put in canonical form since the memo was made (tests read it).
   package private(set) var canonicalValuesWritten = 0
+  /// How many texts that start blank were walked for `isBlank`, and how many byte-budget cuts
+  /// were made, since the memo was made (tests read them).
+  package private(set) var blankTextsWalked = 0
+  package private(set) var byteCutsMade = 0
 
   /// Forgets everything (the next line's texts live elsewhere).
   package func reset() {
@@ -167,6 +179,26 @@ package final class TextMemo {
     return counted
   }
 
+  /// `text.isBlank`, walked once per line. The usual text is settled by its first byte; one
+  /// that starts with blank scalars is read to its first other scalar, and a message split
+  /// into many records (a send to thousands of groups) asks that of the same text in every
+  /// record of every vendor that requires a body or a title.
+  @inline(__always)
+  package func isBlank(_ text: PushText) -> Bool {
+    if text.startsNonBlank { return false }
+    return isBlankOutOfLine(text)
+  }
+
+  private func isBlankOutOfLine(_ text: PushText) -> Bool {
+    guard let key = Self.key(text) else { return text.isBlank }
+    let slot = index(key)
+    if let known = entries[slot].blank { return known }
+    blankTextsWalked += 1
+    let blank = text.isBlank
+    entries[slot].blank = blank
+    return blank
+  }
+
   /// True when `text` has more than `cap` scalars: counts at most a little past `cap`, once per
   /// line for the largest cap asked (the first capped vendor asks about 127, the others less).
   package func hasMoreScalars(_ text: PushText, than cap: Int) -> Bool {
@@ -192,6 +224,21 @@ package final class TextMemo {
     let scan = EscapedScan()
     entries[slot].escapedScan = scan
     return scan
+  }
+
+  /// The byte-budget cut of `text` for `room` bytes: `make()` the first time it is asked for
+  /// after `reset`, then the same bytes while the room stays the same. The records of a split
+  /// message cut the same body to the same room one after the other (each would walk its
+  /// graphemes again).
+  func byteCut(of text: PushText, room: Int, _ make: () -> [UInt8]) -> [UInt8] {
+    guard let key = Self.key(text) else { return make() }
+    let slot = index(key)
+    if entries[slot].byteCutRoom == room { return entries[slot].byteCut }
+    byteCutsMade += 1
+    let cut = make()
+    entries[slot].byteCut = cut
+    entries[slot].byteCutRoom = room
+    return cut
   }
 
   /// The escaped size of the first `count` bytes of `text`'s decoded prefix, when a byte-budget

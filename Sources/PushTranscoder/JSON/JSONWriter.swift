@@ -29,6 +29,9 @@ package struct JSONWriter: ~Copyable, @unchecked Sendable {
   package var bodyLimit = Int.max
   /// True once `writeBody` wrote a body short (the envelope clears it before the payload).
   package var bodyWrittenShort = false
+  /// The content bytes of strings left out by `boundedString` (the envelope clears it before
+  /// the payload): each was longer than `bodyLimit`, so the payload is over its budget.
+  package var unwrittenBytes = 0
 
   /// An empty writer with room for `capacity` bytes (at least 64) before it grows.
   package init(capacity: Int = 1 << 16) {
@@ -269,6 +272,19 @@ package struct JSONWriter: ~Copyable, @unchecked Sendable {
     byte(ASCII.quote)
     stringContent(slice)
     byte(ASCII.quote)
+  }
+
+  /// `string(_:)` for a text outside the body of a budgeted payload that can be longer than
+  /// the whole budget and is not cut (harmony's title, which can be a directory name used by
+  /// every message of its sender): a canonical slice longer than `bodyLimit` is written as
+  /// `""` and its length added to `unwrittenBytes`, for the over-budget refusal's sizes. The
+  /// payload is refused whatever the body, so writing the text whole, message after message,
+  /// would be work for nothing.
+  @inline(__always)
+  package mutating func boundedString(_ slice: StringSlice) {
+    guard slice.isCanonical, slice.count > bodyLimit else { return string(slice) }
+    raw("\"\"")
+    unwrittenBytes += slice.count
   }
 
   /// Appends a slice's content in canonical form, without quotes: copied as is when it has no

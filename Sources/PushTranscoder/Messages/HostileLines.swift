@@ -47,6 +47,12 @@ package enum HostileShape: String, CaseIterable, Sendable {
   /// An Easemob message whose `extern` is a string of `size` escapes (the ext every vendor
   /// other than apns writes, cut against field budgets).
   case escapedExtString = "extern: escaped string"
+  /// Easemob REST to `size / 10` groups, with a body of `size` spaces and then `x`: every
+  /// vendor that requires a body asks, in every group's record, whether it is blank.
+  case groupsBlankBody = "target: groups, body starting blank"
+  /// Tencent to `size / 20` recipients, for apns alone (one record each), with a body of
+  /// `size / 2` escapes (`\u00e9`): cut to apns's budget in every record.
+  case recipientsEscapedBody = "To_Account: recipients, escaped long body (apns)"
   /// A `--directory` file with `size` entries for one user.
   case directoryEntries = "directory: one user, many entries"
   /// A `--directory` line with `size` `ProfileItem` entries for one user.
@@ -55,6 +61,12 @@ package enum HostileShape: String, CaseIterable, Sendable {
   /// True for the shapes that are `--directory` files rather than message lines.
   package var isDirectory: Bool {
     self == .directoryEntries || self == .directoryProfileItems
+  }
+
+  /// The vendors the bench renders the shape to: all nine, but apns alone for a shape whose
+  /// cost shows with one vendor (nine share the line's escapes resolved once).
+  package var vendors: [VendorID] {
+    self == .recipientsEscapedBody ? [.apns] : VendorID.allCases
   }
 
   /// The message line that goes with a directory shape (the user the directory names).
@@ -129,6 +141,15 @@ package enum HostileShape: String, CaseIterable, Sendable {
       let run = String(repeating: #"\u00e9\""#, count: size)
       return
         #"{"msg_id":"m1","from":"a","to":"b","chat_type":"chat","payload":{"bodies":[{"type":"txt","msg":"hello"}],"ext":{"em_apns_ext":{"extern":"\#(run)"}}}}"#
+    case .groupsBlankBody:
+      let list = Self.list(max(1, size / 10)) { "\"g\($0)\"" }
+      let body = String(repeating: " ", count: size) + "x"
+      return
+        #"{"target_type":"chatgroups","target":\#(list),"from":"a","msg":{"type":"txt","msg":"\#(body)"}}"#
+    case .recipientsEscapedBody:
+      let list = Self.list(max(1, size / 20)) { "\"u\($0)\"" }
+      let run = String(repeating: #"\u00e9"#, count: size / 2)
+      return Self.tencent(to: list, text: "\"\(run)\"")
     case .directoryEntries:
       return (0..<size).map { #"{"username":"u1","nickname":"N\#($0)"}"# }.joined(
         separator: "\n")

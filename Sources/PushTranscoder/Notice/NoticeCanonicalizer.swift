@@ -27,6 +27,8 @@ struct NoticeCanonicalizer: ~Copyable {
 
   /// The full arenas kept for the current line (tests).
   var retiredArenas: Int { retired.count }
+  /// The notices prepared since the canonicalizer was made (tests).
+  private(set) var preparedNotices = 0
   /// The single-valued fields' slices rewritten for the current line, and their rewrites: one
   /// slice of the line can fill two fields (a title and the APNs title), and is rewritten once.
   /// A list searched in order: a notice has a fixed number of such fields (about thirty), so
@@ -40,6 +42,7 @@ struct NoticeCanonicalizer: ~Copyable {
 
   /// Rewrites the escaped slices of `notice` as described above.
   mutating func prepare(_ notice: inout Notice) {
+    preparedNotices += 1
     // The last line's rewrites are no longer read: their arena space is reused.
     if arena.count > 0 || !retired.isEmpty {
       arena.removeAll()

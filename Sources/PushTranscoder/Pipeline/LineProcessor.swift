@@ -21,6 +21,10 @@ package struct LineProcessor: ~Copyable {
   /// Per-line answers shared by the vendors (reset for every line).
   private let memo = TextMemo()
   private var canonicalizer = NoticeCanonicalizer()
+  /// The per-line memo, for tests that check what it answered once.
+  package var lineMemo: TextMemo { memo }
+  /// The notices whose escapes were resolved once for all their records (tests).
+  package var canonicalizedNotices: Int { canonicalizer.preparedNotices }
   /// The current line's hash when the caller computed it.
   private var lineHash: UInt64? = nil
   /// The notice the message reader fills, line after line (`Notice.recycle` keeps its arrays'
@@ -117,8 +121,12 @@ package struct LineProcessor: ~Copyable {
         &output, number: number, offset: 0, reason: .notAMessage, detail: detail, raw: original)
     case .notice:
       if let lineHash { notice.lineHash = lineHash }
-      // With several vendors, resolve escapes once instead of once per vendor.
-      if vendors.count > 1 { canonicalizer.prepare(&notice) }
+      // With several vendors, or several records (a send to many recipients or groups),
+      // resolve escapes once instead of once per vendor and record: a vendor writes the same
+      // body in each record, and an escaped one was re-escaped whole each time.
+      if vendors.count > 1 || notice.recipients.count > 1 || notice.groups.count > 1 {
+        canonicalizer.prepare(&notice)
+      }
       writeRecords(notice, document: document, original: original, number: number, into: &output)
     }
   }

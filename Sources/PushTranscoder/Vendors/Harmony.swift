@@ -16,7 +16,7 @@ struct Harmony: BudgetedVendor {
   ) throws(VendorRefusal) -> BudgetedBody {
     let harmony = notice.harmony
     // body is required: a blank one becomes the banner text (SPEC 9 [4, 6.8]).
-    let body = notice.requiredBody(titled: true)
+    let body = notice.requiredBody(titled: true, memo: context.memo)
     // category ← `HarmonyInfo.Category` when HarmonyOS lists it, else the default `IM`.
     writer.raw("{\"payload\":{\"notification\":{\"category\":")
     if let category = Notice.present(harmony.category),
@@ -28,7 +28,8 @@ struct Harmony: BudgetedVendor {
       writer.raw("\"IM\"")
     }
     writer.raw(",\"title\":")
-    writer.string(notice.requiredTitle(preferring: harmony.title))
+    // The title is not cut: one longer than the budget makes the payload over it.
+    writer.boundedString(notice.requiredTitle(preferring: harmony.title, memo: context.memo))
     writer.raw(",\"body\":")
     let bodyRange = body.writeBody(into: &writer)
     // image, sound, soundDuration ← `HarmonyInfo.Image`, `.Sound`, `.SoundDuration`.

@@ -15,7 +15,7 @@ struct Huawei: BudgetedVendor {
     // notification.title ← `Title` (SPEC 9: huawei titles come from `Title`).
     let title = Notice.present(notice.title)
     // body is required: a blank one becomes the banner text (SPEC 9 [4, 6.8]).
-    let body = notice.requiredBody(titled: title != nil)
+    let body = notice.requiredBody(titled: title != nil, memo: context.memo)
     writer.byte(ASCII.openBrace)
     // data ← ext as a string.
     if let ext = notice.extText(context) {

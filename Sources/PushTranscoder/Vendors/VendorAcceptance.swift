@@ -201,6 +201,17 @@ extension PushText {
     return isBlankOutOfLine
   }
 
+  /// True when the text's first byte tells that it is not blank (`startsNonBlank`): the
+  /// usual text, settled without reading further.
+  @inline(__always)
+  var startsNonBlank: Bool {
+    switch self {
+    case .slice(let slice): slice.startsNonBlank
+    case .pieces(let pieces): pieces.first?.startsNonBlank ?? false
+    case .decoded(let bytes): bytes.first.map(PushText.startsNonBlank) ?? false
+    }
+  }
+
   /// `isBlank` for every case, out of line (`isBlank` inlines only the one-slice case).
   private var isBlankOutOfLine: Bool {
     switch self {
@@ -252,6 +263,14 @@ extension PushText {
 }
 
 extension StringSlice {
+  /// True when the first byte tells that the slice is not blank: a printable ASCII byte that
+  /// is not an escape, or a lead byte of scalars none of which is blank.
+  @inline(__always)
+  var startsNonBlank: Bool {
+    guard let first = rawBytes.first else { return false }
+    return first != ASCII.backslash && PushText.startsNonBlank(first)
+  }
+
   /// `PushText.isBlank` of one slice. The usual text starts with a printable ASCII byte that is
   /// not an escape, which settles it at once.
   @inline(__always)
@@ -300,17 +319,22 @@ extension Notice {
   /// `value` when present and not blank: a required title made only of blank scalars counts as
   /// absent (SPEC 9 [4, 6.8]).
   @inline(__always)
-  static func presentAndNotBlank(_ value: StringSlice?) -> StringSlice? {
-    guard let value, !value.isEmpty, !value.isBlank else { return nil }
-    return value
+  static func presentAndNotBlank(_ value: StringSlice?, memo: TextMemo? = nil) -> StringSlice? {
+    guard let value, !value.isEmpty else { return nil }
+    let blank = memo?.isBlank(.slice(value)) ?? value.isBlank
+    return blank ? nil : value
   }
 
   /// The body of a vendor whose API requires one (huawei, honor, harmony, xiaomi, oppo, vivo,
   /// meizu): `bodyText(titled:)`, or the banner text when that is empty or blank (SPEC 9
   /// [4, 6.8]). The banner then goes under the vendor's caps and budget like any body.
+  ///
+  /// With the line's `memo`, a text that starts blank is walked once per line, not once per
+  /// record (`TextMemo.isBlank`).
   @inline(__always)
-  func requiredBody(titled: Bool) -> PushText {
+  func requiredBody(titled: Bool, memo: TextMemo? = nil) -> PushText {
     let text = bodyText(titled: titled)
-    return text.isBlank ? .slice(banner) : text
+    let blank = memo?.isBlank(text) ?? text.isBlank
+    return blank ? .slice(banner) : text
   }
 }

@@ -45,6 +45,7 @@ extension BudgetedVendor {
     // (`PushText.writeBody`): 8 bytes more than the budget, so that it is over for sure.
     writer.bodyLimit = budget + 8
     writer.bodyWrittenShort = false
+    writer.unwrittenBytes = 0
     do {
       defer { writer.bodyLimit = Int.max }
       body = try writePayload(notice, context, part: part, into: &writer, effects: &effects)
@@ -53,7 +54,7 @@ extension BudgetedVendor {
     }
     switch ByteBudget.enforce(
       budget, payloadStart: start, body: body.range, bodyWrittenShort: writer.bodyWrittenShort,
-      text: body.text, into: &writer, memo: context.memo)
+      unwrittenBytes: writer.unwrittenBytes, text: body.text, into: &writer, memo: context.memo)
     {
     case .fits:
       return nil

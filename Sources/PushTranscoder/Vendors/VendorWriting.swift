@@ -94,8 +94,11 @@ extension Notice {
   /// fallback (nickname, group name, or `--default-title`). A blank title counts as absent
   /// (SPEC 9 [4, 6.8]).
   @inline(__always)
-  func requiredTitle(preferring preferred: StringSlice? = nil) -> StringSlice {
-    Notice.presentAndNotBlank(preferred) ?? Notice.presentAndNotBlank(title) ?? fallbackTitle
+  func requiredTitle(preferring preferred: StringSlice? = nil, memo: TextMemo? = nil)
+    -> StringSlice
+  {
+    Notice.presentAndNotBlank(preferred, memo: memo)
+      ?? Notice.presentAndNotBlank(title, memo: memo) ?? fallbackTitle
   }
 
   /// ext as the string the vendors other than Easemob apns `e` carry: the string itself, or for
@@ -133,8 +136,8 @@ extension Notice {
     _ limits: VendorLimits, context: RenderContext, effects: inout RenderEffects
   ) -> CappedTexts {
     // Each text is built once and moved into the result: no text value is overwritten.
-    let title = PushText.slice(requiredTitle())
-    let body = requiredBody(titled: true)
+    let title = PushText.slice(requiredTitle(memo: context.memo))
+    let body = requiredBody(titled: true, memo: context.memo)
     // The body's cut, the longer one, may borrow the memo's storage: it is the last cut asked
     // for before the caller writes the texts. The title's is an array of its own, whatever
     // the body's cut does to the memo.
