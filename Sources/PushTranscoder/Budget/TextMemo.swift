@@ -183,13 +183,8 @@ package final class TextMemo {
   /// that starts with blank scalars is read to its first other scalar, and a message split
   /// into many records (a send to thousands of groups) asks that of the same text in every
   /// record of every vendor that requires a body or a title.
-  @inline(__always)
   package func isBlank(_ text: PushText) -> Bool {
     if text.startsNonBlank { return false }
-    return isBlankOutOfLine(text)
-  }
-
-  private func isBlankOutOfLine(_ text: PushText) -> Bool {
     guard let key = Self.key(text) else { return text.isBlank }
     let slot = index(key)
     if let known = entries[slot].blank { return known }

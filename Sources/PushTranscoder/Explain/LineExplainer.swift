@@ -343,9 +343,10 @@ package enum LineExplainer {
         let texts = first.cappedTexts(limits, context: context, effects: &scratch)
         func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         result.capped = (
-          text(PushText.slice(first.requiredTitle()).decodedBytes()),
+          text(PushText.slice(first.requiredTitle(memo: context.memo)).decodedBytes()),
           text(texts.title.decodedBytes()),
-          text(first.requiredBody(titled: true).decodedBytes()), text(texts.body.decodedBytes())
+          text(first.requiredBody(titled: true, memo: context.memo).decodedBytes()),
+          text(texts.body.decodedBytes())
         )
       }
       return result

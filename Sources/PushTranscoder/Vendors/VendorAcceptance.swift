@@ -201,14 +201,34 @@ extension PushText {
     return isBlankOutOfLine
   }
 
-  /// True when the text's first byte tells that it is not blank (`startsNonBlank`): the
-  /// usual text, settled without reading further.
+  /// True when the text's first bytes tell that it is not blank (`startsNonBlank`): the
+  /// usual text, settled without reading further. False means not known.
   @inline(__always)
   var startsNonBlank: Bool {
     switch self {
     case .slice(let slice): slice.startsNonBlank
     case .pieces(let pieces): pieces.first?.startsNonBlank ?? false
-    case .decoded(let bytes): bytes.first.map(PushText.startsNonBlank) ?? false
+    case .decoded(let bytes): bytes.withUnsafeBufferPointer { PushText.startsNonBlank($0) }
+    }
+  }
+
+  /// True when UTF-8 or JSON string content starts with a scalar that is not blank, told from
+  /// its first two bytes: `startsNonBlank(lead)`, or a lead byte of some blank scalars followed
+  /// by a byte none of them has second (`「` and hiragana start E3 but not E3 80). False
+  /// (not known) for an escape, and so for a decoded text that starts with a backslash.
+  @inline(__always)
+  static func startsNonBlank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let lead = bytes.first, lead != ASCII.backslash else { return false }
+    if startsNonBlank(lead) { return true }
+    guard bytes.count >= 2 else { return false }
+    // Safe because bytes.count >= 2.
+    let next = bytes[1]
+    switch lead {
+    case 0xC2: return next != 0x85 && next != 0xA0  // U+0085, U+00A0
+    case 0xE1: return next != 0x9A  // U+1680
+    case 0xE2: return next != 0x80 && next != 0x81  // U+2000–U+200A, U+2028–U+202F, U+205F
+    case 0xE3: return next != 0x80  // U+3000
+    default: return false
     }
   }
 
@@ -263,10 +283,13 @@ extension PushText {
 }
 
 extension StringSlice {
-  /// True when the first byte tells that the slice is not blank: a printable ASCII byte that
-  /// is not an escape, or a lead byte of scalars none of which is blank.
+  /// True when the first bytes tell that the slice is not blank (`PushText.startsNonBlank`).
   @inline(__always)
-  var startsNonBlank: Bool {
+  var startsNonBlank: Bool { PushText.startsNonBlank(rawBytes) }
+
+  /// `startsNonBlank` from the first byte alone: inlined where every record asks.
+  @inline(__always)
+  var leadIsNonBlank: Bool {
     guard let first = rawBytes.first else { return false }
     return first != ASCII.backslash && PushText.startsNonBlank(first)
   }
@@ -319,10 +342,10 @@ extension Notice {
   /// `value` when present and not blank: a required title made only of blank scalars counts as
   /// absent (SPEC 9 [4, 6.8]).
   @inline(__always)
-  static func presentAndNotBlank(_ value: StringSlice?, memo: TextMemo? = nil) -> StringSlice? {
+  static func presentAndNotBlank(_ value: StringSlice?, memo: TextMemo) -> StringSlice? {
     guard let value, !value.isEmpty else { return nil }
-    let blank = memo?.isBlank(.slice(value)) ?? value.isBlank
-    return blank ? nil : value
+    if value.leadIsNonBlank { return value }
+    return memo.isBlank(.slice(value)) ? nil : value
   }
 
   /// The body of a vendor whose API requires one (huawei, honor, harmony, xiaomi, oppo, vivo,
@@ -332,9 +355,10 @@ extension Notice {
   /// With the line's `memo`, a text that starts blank is walked once per line, not once per
   /// record (`TextMemo.isBlank`).
   @inline(__always)
-  func requiredBody(titled: Bool, memo: TextMemo? = nil) -> PushText {
+  func requiredBody(titled: Bool, memo: TextMemo) -> PushText {
     let text = bodyText(titled: titled)
-    let blank = memo?.isBlank(text) ?? text.isBlank
-    return blank ? .slice(banner) : text
+    // The usual one-slice body is settled here, by its first bytes.
+    if case .slice(let slice) = text, slice.leadIsNonBlank { return text }
+    return memo.isBlank(text) ? .slice(banner) : text
   }
 }

@@ -94,9 +94,7 @@ extension Notice {
   /// fallback (nickname, group name, or `--default-title`). A blank title counts as absent
   /// (SPEC 9 [4, 6.8]).
   @inline(__always)
-  func requiredTitle(preferring preferred: StringSlice? = nil, memo: TextMemo? = nil)
-    -> StringSlice
-  {
+  func requiredTitle(preferring preferred: StringSlice? = nil, memo: TextMemo) -> StringSlice {
     Notice.presentAndNotBlank(preferred, memo: memo)
       ?? Notice.presentAndNotBlank(title, memo: memo) ?? fallbackTitle
   }
