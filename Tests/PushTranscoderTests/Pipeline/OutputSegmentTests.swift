@@ -78,7 +78,9 @@ import Testing
     return lines
   }()
 
-  static func run(threads: Int, segmentBytes: Int, batchMode: Bool) -> (Capture, RunResult) {
+  static func run(
+    threads: Int, segmentBytes: Int, batchMode: Bool, lines: [String] = Self.lines
+  ) -> (Capture, RunResult) {
     var options = TranscodeOptions()
     options.segmentBytes = segmentBytes
     options.rejectsInline = !batchMode
@@ -119,6 +121,30 @@ import Testing
       #expect(result.stats == wholeResult.stats, "\(segmentBytes)")
       #expect(result.outputBytes == wholeResult.outputBytes)
     }
+  }
+
+  /// A long line that most vendors refuse (an ext over every budget and field limit but
+  /// meizu's, which has none) makes rejects several times its size: each carries the line. The
+  /// line's records and rejects leave in segments between vendors, not all at the end of the
+  /// chunk (a 14 MB line took 301 MB; 126 MB since).
+  @Test(arguments: [false, true])
+  func aLongLineRefusedByManyVendorsLeavesInSegmentsBetweenVendors(batchMode: Bool) {
+    let ext = String(repeating: "x", count: 60_000)
+    let long =
+      #"{"From_Account":"a","To_Account":"b","MsgBody":[{"MsgType":"TIMTextElem","MsgContent":{"Text":"hi"}}],"OfflinePushInfo":{"Ext":"\#(ext)"}}"#
+    let lines = [Self.lines[0], long, Self.lines[1]]
+    let (whole, wholeResult) = Self.run(
+      threads: 1, segmentBytes: 1 << 40, batchMode: batchMode, lines: lines)
+    let (cut, result) = Self.run(
+      threads: 1, segmentBytes: 100_000, batchMode: batchMode, lines: lines)
+    // Eight rejects of some 60 KB each, one meizu record of as much: handed over in segments.
+    #expect(wholeResult.stats.overBudget.reduce(0, +) == 8)
+    #expect(wholeResult.stats.records[VendorID.meizu.rawValue] == 3)
+    #expect(cut.segments >= 3)
+    #expect(cut.main == whole.main)
+    #expect(cut.rejects == whole.rejects)
+    #expect(cut.records == whole.records)
+    #expect(result.stats == wholeResult.stats)
   }
 
   /// A run that stops (stdout closed, or a write that failed) while a worker waits for the
