@@ -5,11 +5,16 @@
 /// written before any message record, and are counted in the stats' `directory` section (not in
 /// the message accounting, and not toward `--max-rejects`). `--unicode replace` applies as to
 /// message lines; its replacements count in `unicode_replacements`.
+///
+/// With `flush`, the rejects leave as the files are read: after a chunk whose rejects bring
+/// `output` past `options.segmentBytes`, they go to `flush` (as a segment: `output` keeps the
+/// stats), so a directory of millions of bad lines is not held whole until the run starts.
 enum DirectoryLoader {
   static func load(
     paths: [String], into directory: inout NameDirectory, options: TranscodeOptions,
     chunkBytes: Int,
-    output: inout ChunkOutput
+    output: inout ChunkOutput,
+    flush: ((consuming ChunkOutput) throws -> Void)? = nil
   ) throws {
     guard !paths.isEmpty else { return }
     let reader = ChunkReader(
@@ -38,6 +43,11 @@ enum DirectoryLoader {
               reject(&output, options, source, number, 0, .notAMessage, detail, line)
             }
           }
+        }
+        if let flush,
+          output.main.count + output.rejects.count >= options.segmentBytes
+        {
+          try flush(output.takeSegment())
         }
       case .overlongLine(let line):
         output.stats.directoryLines += 1

@@ -136,7 +136,8 @@ package enum Runner {
       do {
         try DirectoryLoader.load(
           paths: configuration.directories, into: &directory, options: options,
-          chunkBytes: configuration.chunkBytes, output: &directoryOutput)
+          chunkBytes: configuration.chunkBytes, output: &directoryOutput
+        ) { segment in try sink.consume(segment) }
       } catch let fault as InputError {
         directoryFault = fault
       }
