@@ -31,7 +31,13 @@ struct PushTranscode: ParsableCommand {
       Glibc.exit(0)
     }
     do {
-      var command = try parseAsRoot()
+      var command: ParsableCommand
+      if let split = LargeArgumentLists.split(Array(CommandLine.arguments.dropFirst())) {
+        command = try parseAsRoot(split.rest)
+        LargeArgumentLists.setInputs(split.inputs, on: &command)
+      } else {
+        command = try parseAsRoot()
+      }
       try command.run()
     } catch let exitCode as ExitCode {
       // The run's own status: nothing more goes to stdout, which may be a compressed stream.

@@ -1,0 +1,37 @@
+/// Takes a command's positional arguments out of its command line, keeping every option with
+/// its value in place (the command-line tool's remedy for a parser that spends time quadratic in
+/// the number of values one argument is given: it parses what is left, and the positionals are
+/// set on the parsed command).
+package enum PositionalArguments {
+  /// `arguments` (without the program name) split into the options and their values, in order,
+  /// and the positional arguments, in order. `valueOptions` are the spellings of the options
+  /// that take a value (`--vendors`, `-o`): each takes the argument after it, whatever it is, as
+  /// the parser reads it (a missing or misplaced value is left for the parser to report). A
+  /// `--name=value` argument is one option; `-` is a positional (standard input); everything
+  /// after `--` is positional, and `--` is dropped.
+  package static func split(_ arguments: [String], valueOptions: Set<String>)
+    -> (options: [String], positionals: [String])
+  {
+    var options: [String] = []
+    var positionals: [String] = []
+    var index = arguments.startIndex
+    while index < arguments.endIndex {
+      let argument = arguments[index]
+      index += 1
+      if argument == "--" {
+        positionals += arguments[index...]
+        break
+      }
+      guard argument.hasPrefix("-"), argument != "-" else {
+        positionals.append(argument)
+        continue
+      }
+      options.append(argument)
+      if !argument.contains("="), valueOptions.contains(argument), index < arguments.endIndex {
+        options.append(arguments[index])
+        index += 1
+      }
+    }
+    return (options, positionals)
+  }
+}
