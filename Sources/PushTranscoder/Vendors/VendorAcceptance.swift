@@ -298,8 +298,8 @@ extension StringSlice {
   /// not an escape, which settles it at once.
   @inline(__always)
   var isBlank: Bool {
-    guard let first = rawBytes.first else { return true }
-    if first != ASCII.backslash && PushText.startsNonBlank(first) { return false }
+    if rawBytes.isEmpty { return true }
+    if leadIsNonBlank { return false }
     if !hasEscapes { return PushText.isBlankUTF8(rawBytes) }
     return Self.isBlankEscaped(rawBytes)
   }
