@@ -1,64 +1,109 @@
 import ArgumentParser
 import PushTranscoder
 
-/// A command line of thousands of input files (`push-transcode logs/*.ndjson.gz`) is parsed in
-/// time linear in its length. swift-argument-parser (1.8) spends time quadratic in the number
-/// of values of one argument (each value rebuilds the set of positions of the values before
-/// it, and the array is copied to append it): 8,000 input files took 1.9 s before the first
-/// line was read, four times 4,000's. Above `threshold` arguments, the input files of
-/// `transcode` (the default subcommand) and `validate` are taken out before the parser sees the
-/// rest, and set on the parsed command.
+/// A command line of thousands of input files (`push-transcode logs/*.ndjson.gz`), of
+/// directories or of lines to explain (`explain --line 1 --line 7 ...`) is parsed in time linear
+/// in its length. swift-argument-parser (1.8) spends time quadratic in the number of values of
+/// one argument (each value rebuilds the set of positions of the values before it, and the
+/// array is copied to append it): 8,000 input files took 1.9 s before the first line was read,
+/// four times 4,000's. Above `threshold` arguments, the input files of `transcode` (the default
+/// subcommand) and `validate`, and all but the first value of each repeatable option
+/// (`--directory`, `explain --line`), are taken out before the parser sees the rest, and set on
+/// the parsed command, which is then validated again with all its values.
 enum LargeArgumentLists {
   /// Below this many arguments the parser's cost is negligible, and it parses them all.
   static let threshold = 256
 
-  /// The command line without its input files, and those files in order; nil for a short
-  /// command line or another subcommand (`explain` takes one input; `help`).
-  static func split(_ arguments: [String]) -> (rest: [String], inputs: [String])? {
+  /// What `split` took out of a command line.
+  struct Split {
+    /// The command line the parser parses.
+    var rest: [String]
+    /// The input files, in order (nil for `explain`, whose one input the parser reads).
+    var inputs: [String]?
+    /// The values of the repeatable options after each one's first, which stays in `rest`.
+    var repeated: [String: [String]]
+  }
+
+  /// The repeatable options whose values `apply` knows where to put, by subcommand.
+  /// `LargeArgumentListsTests` checks that every repeatable option of every subcommand is here.
+  static let extractable: [String: Set<String>] = [
+    Transcode._commandName: ["--directory"],
+    Validate._commandName: [],
+    Explain._commandName: ["--line", "--directory"],
+  ]
+
+  /// The command line taken apart, or nil for a short one, `help`, or one whose description
+  /// or values cannot be read here (the parser then parses everything itself and reports what
+  /// it finds wrong).
+  static func split(_ arguments: [String]) -> Split? {
     guard arguments.count > threshold else { return nil }
     let subcommand: ParsableCommand.Type
-    var rest: [String] = []
+    var head: [String] = []
     var tail = arguments[...]
     switch arguments.first {
-    case Validate._commandName:
-      subcommand = Validate.self
-    case Transcode._commandName:
-      subcommand = Transcode.self
-    case Explain._commandName, "help":
-      return nil
-    default:
-      subcommand = Transcode.self
+    case Validate._commandName: subcommand = Validate.self
+    case Transcode._commandName: subcommand = Transcode.self
+    case Explain._commandName: subcommand = Explain.self
+    case "help": return nil
+    default: subcommand = Transcode.self
     }
     if arguments.first == subcommand._commandName {
-      rest.append(arguments[0])
+      head.append(arguments[0])
       tail = arguments.dropFirst()
     }
-    guard let valueOptions = valueOptions(of: subcommand) else { return nil }
-    let split = PositionalArguments.split(Array(tail), valueOptions: valueOptions)
-    return (rest + split.options, split.positionals)
+    guard let spellings = optionSpellings(of: subcommand) else { return nil }
+    let repeating = spellings.repeating.intersection(
+      extractable[subcommand._commandName] ?? [])
+    let extracted = PositionalArguments.extractRepeated(
+      Array(tail), valueOptions: spellings.values, repeating: repeating)
+    // A value the parser would refuse is left to it, for its own message.
+    if let lines = extracted.values["--line"], lines.contains(where: { Int($0) == nil }) {
+      return nil
+    }
+    if subcommand == Explain.self {
+      return Split(rest: head + extracted.arguments, inputs: nil, repeated: extracted.values)
+    }
+    let positionals = PositionalArguments.split(
+      extracted.arguments, valueOptions: spellings.values)
+    return Split(
+      rest: head + positionals.options, inputs: positionals.positionals,
+      repeated: extracted.values)
   }
 
-  /// Sets `inputs` as the input files of the parsed `command` (`split`'s).
-  static func setInputs(_ inputs: [String], on command: inout ParsableCommand) {
+  /// Sets what `split` took out on the parsed `command`, then validates it with all its values
+  /// (`--line` must be at least 1 wherever it stands).
+  static func apply(_ split: Split, to command: inout ParsableCommand) throws {
+    let directories = split.repeated["--directory"] ?? []
     if var transcode = command as? Transcode {
-      transcode.input.inputs = inputs
+      if let inputs = split.inputs { transcode.input.inputs = inputs }
+      transcode.records.directory += directories
       command = transcode
     } else if var validate = command as? Validate {
-      validate.input.inputs = inputs
+      if let inputs = split.inputs { validate.input.inputs = inputs }
       command = validate
+    } else if var explain = command as? Explain {
+      // Safe to force: `split` returned nil unless every value is an integer.
+      explain.line += (split.repeated["--line"] ?? []).map { Int($0)! }
+      explain.records.directory += directories
+      command = explain
     }
+    try command.validate()
   }
 
-  /// The spellings of the options of `command` that take a value (`--vendors`, `-o`), read
-  /// from the parser's own description of the command (`_dumpHelp`, the JSON of
-  /// `--experimental-dump-help`), so that no list here can fall behind the options. Nil when
-  /// that description cannot be read: the parser then parses everything itself.
-  static func valueOptions(of command: ParsableCommand.Type) -> Set<String>? {
+  /// The spellings of the options of `command` that take a value (`--vendors`, `-o`), and of
+  /// those among them that repeat (`--directory`), read from the parser's own description of the
+  /// command (`_dumpHelp`, the JSON of `--experimental-dump-help`), so that no list here can fall
+  /// behind the options. Nil when that description cannot be read: the parser then parses
+  /// everything itself.
+  static func optionSpellings(of command: ParsableCommand.Type)
+    -> (values: Set<String>, repeating: Set<String>)?
+  {
     let dump = Array(command._dumpHelp().utf8)
     var tokenizer = JSONTokenizer()
-    return dump.withUnsafeBufferPointer { bytes -> Set<String>? in
+    typealias Spellings = (values: Set<String>, repeating: Set<String>)
+    return dump.withUnsafeBufferPointer { bytes -> Spellings? in
       guard tokenizer.parse(bytes) == nil else { return nil }
-      return tokenizer.withDocument(bytes) { document -> Set<String>? in
+      return tokenizer.withDocument(bytes) { document -> Spellings? in
         func text(_ index: Int?) -> String? {
           guard let index, document.kind(index) == .string else { return nil }
           return String(decoding: document.string(index).decodedBytes(), as: UTF8.self)
@@ -68,6 +113,7 @@ enum LargeArgumentLists {
           document.kind(arguments) == .array
         else { return nil }
         var spellings = Set<String>()
+        var repeating = Set<String>()
         var readable = true
         document.forEachElement(arguments) { argument in
           guard text(document.member(argument, "kind")) == "option" else { return }
@@ -76,6 +122,7 @@ enum LargeArgumentLists {
             readable = false
             return
           }
+          let repeats = document.member(argument, "isRepeating").map { document.kind($0) == .true }
           document.forEachElement(names) { name in
             guard let spelling = text(document.member(name, "name")),
               let kind = text(document.member(name, "kind"))
@@ -83,10 +130,12 @@ enum LargeArgumentLists {
               readable = false
               return
             }
-            spellings.insert(kind == "long" ? "--" + spelling : "-" + spelling)
+            let option = kind == "long" ? "--" + spelling : "-" + spelling
+            spellings.insert(option)
+            if repeats == true { repeating.insert(option) }
           }
         }
-        return readable && !spellings.isEmpty ? spellings : nil
+        return readable && !spellings.isEmpty ? (spellings, repeating) : nil
       }
     }
   }

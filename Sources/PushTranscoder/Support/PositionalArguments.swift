@@ -34,4 +34,53 @@ package enum PositionalArguments {
     }
     return (options, positionals)
   }
+
+  /// `arguments` (without the program name) with the values of the `repeating` options taken
+  /// out, but for each option's first, which stays in place with every other argument; and the
+  /// values taken out, in order, by spelling (`--line`). `valueOptions` are as in `split`
+  /// (`repeating` is a subset); `--name=value` gives `value`, and nothing after `--` is read.
+  /// The parser then parses one value of each, and the rest are appended to what it set: the
+  /// same values in the same order as the whole command line gives.
+  package static func extractRepeated(
+    _ arguments: [String], valueOptions: Set<String>, repeating: Set<String>
+  ) -> (arguments: [String], values: [String: [String]]) {
+    var kept: [String] = []
+    kept.reserveCapacity(arguments.count)
+    var values: [String: [String]] = [:]
+    var seen = Set<String>()
+    var index = arguments.startIndex
+    while index < arguments.endIndex {
+      let argument = arguments[index]
+      index += 1
+      if argument == "--" {
+        kept += arguments[(index - 1)...]
+        break
+      }
+      guard argument.hasPrefix("-"), argument != "-" else {
+        kept.append(argument)
+        continue
+      }
+      if let equals = argument.firstIndex(of: "=") {
+        let name = String(argument[..<equals])
+        if repeating.contains(name), !seen.insert(name).inserted {
+          values[name, default: []].append(String(argument[argument.index(after: equals)...]))
+        } else {
+          kept.append(argument)
+        }
+        continue
+      }
+      guard valueOptions.contains(argument), index < arguments.endIndex else {
+        kept.append(argument)
+        continue
+      }
+      let value = arguments[index]
+      index += 1
+      if repeating.contains(argument), !seen.insert(argument).inserted {
+        values[argument, default: []].append(value)
+      } else {
+        kept += [argument, value]
+      }
+    }
+    return (kept, values)
+  }
 }

@@ -34,4 +34,40 @@ import Testing
     #expect(split.options == ["-o"])
     #expect(split.positionals == ["a.ndjson"])
   }
+
+  @Test func repeatedValuesLeaveButTheFirstStaysInPlace() {
+    let extracted = PositionalArguments.extractRepeated(
+      [
+        "explain", "--line", "3", "in.ndjson", "--line=5", "--vendors", "fcm", "--line", "-2",
+        "--directory", "a.ndjson", "--directory=b.ndjson", "--directory", "c.ndjson", "--json",
+      ], valueOptions: ["--line", "--vendors", "--directory"],
+      repeating: ["--line", "--directory"])
+    #expect(
+      extracted.arguments == [
+        "explain", "--line", "3", "in.ndjson", "--vendors", "fcm", "--directory", "a.ndjson",
+        "--json",
+      ])
+    // `-2` is `--line`'s value, as the parser reads it; the first `--line` may be `--line=`.
+    #expect(extracted.values == ["--line": ["5", "-2"], "--directory": ["b.ndjson", "c.ndjson"]])
+    let equalsFirst = PositionalArguments.extractRepeated(
+      ["--line=1", "--line", "2"], valueOptions: ["--line"], repeating: ["--line"])
+    #expect(equalsFirst.arguments == ["--line=1"])
+    #expect(equalsFirst.values == ["--line": ["2"]])
+  }
+
+  @Test func nothingAfterTheTerminatorNorAnOptionThatDoesNotRepeatIsTaken() {
+    let extracted = PositionalArguments.extractRepeated(
+      ["--vendors", "fcm", "--vendors", "apns", "--line", "1", "--", "--line", "2", "-"],
+      valueOptions: ["--line", "--vendors"], repeating: ["--line"])
+    #expect(
+      extracted.arguments == [
+        "--vendors", "fcm", "--vendors", "apns", "--line", "1", "--", "--line", "2", "-",
+      ])
+    #expect(extracted.values.isEmpty)
+    // A repeated option at the end without its value is left for the parser to report.
+    let dangling = PositionalArguments.extractRepeated(
+      ["--line", "1", "--line"], valueOptions: ["--line"], repeating: ["--line"])
+    #expect(dangling.arguments == ["--line", "1", "--line"])
+    #expect(dangling.values.isEmpty)
+  }
 }
