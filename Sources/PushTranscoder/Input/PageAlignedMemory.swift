@@ -36,13 +36,14 @@ enum PageAlignedMemory {
     return fresh(size)
   }
 
-  /// The huge page size. Buffers larger than this are backed by transparent huge pages when the
-  /// kernel offers them (`madvise` mode): chunk buffers (4 MiB) and nine-vendor record buffers
-  /// then take one page fault per 2 MiB instead of one per 4 KiB. A buffer of one huge page or
-  /// less is not advised: it is usually a record buffer filled to a fraction (one vendor's
-  /// records of a batch of lines fill a small part of 2 MiB), and a huge page would zero all of
-  /// it at the first byte written. On a VM whose host takes back freed memory, that zeroing
-  /// recurs after every pause.
+  /// The huge page size. Read buffers larger than this (`fresh`: the 4 MiB chunk buffers, which
+  /// are filled whole) are backed by transparent huge pages when the kernel offers them
+  /// (`madvise` mode), up to their last whole huge page: one page fault per 2 MiB instead of
+  /// one per 4 KiB. Record buffers (`map`) are not: how far one is written depends on the
+  /// lines (a nine-vendor item's records fill 4.3 MB of a 5.1 MB buffer, an apns one's 430 KB
+  /// of 2 MiB), and a huge page is resident whole from its first byte written, so each buffer
+  /// kept up to 2 MiB more than it held. On a VM whose host takes back freed memory, that
+  /// zeroing also recurs after every pause.
   static let hugePageBytes = 2 << 20
 
   /// A new page-aligned allocation (huge-page aligned and advised above `hugePageBytes`);
@@ -60,8 +61,8 @@ enum PageAlignedMemory {
     return pointer
   }
 
-  /// A new anonymous mapping of `size` bytes (whole pages), advised onto huge pages above
-  /// `hugePageBytes`; traps when memory is out. Its pages are backed when first written, and
+  /// A new anonymous mapping of `size` bytes (whole pages, never advised onto huge pages: see
+  /// `hugePageBytes`); traps when memory is out. Its pages are backed when first written, and
   /// `unmap` returns them to the system.
   static func map(_ size: Int) -> UnsafeMutableRawPointer {
     let bytes = roundUp(max(size, pageSize))
@@ -69,9 +70,6 @@ enum PageAlignedMemory {
     guard let pointer, pointer != MAP_FAILED else {
       fatalError("push-transcode: out of memory mapping \(size) bytes")
     }
-    // Safe because the advice covers whole pages of the new mapping; its failure (no THP)
-    // changes nothing.
-    if bytes > hugePageBytes { _ = madvise(pointer, bytes, MADV_HUGEPAGE) }
     return pointer
   }
 

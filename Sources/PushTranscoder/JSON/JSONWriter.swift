@@ -380,9 +380,8 @@ struct WriterBuffer: @unchecked Sendable {
   let base: UnsafeMutablePointer<UInt8>
   let capacity: Int
 
-  /// Large buffers (chunk records, batches) are mappings of their own, on huge pages when
-  /// available: only the pages written are resident, and freeing one gives them back to the
-  /// system at once. From the malloc heap, batch-sized page-aligned blocks freed on other
+  /// Large buffers (chunk records, batches) are mappings of their own, on 4 KiB pages: only
+  /// the pages written are resident, and freeing one gives them back to the system at once. From the malloc heap, batch-sized page-aligned blocks freed on other
   /// threads fragmented it, and resident memory grew with the run. Small buffers (scratch, one
   /// text) come from malloc.
   static let mappedBytes = 1 << 16
