@@ -24,6 +24,8 @@ enum ExplainFormat {
   static func text(_ e: LineExplanation, colour: Bool) -> String {
     func heading(_ s: String) -> String { colour ? "\u{1B}[1m\(s)\u{1B}[0m" : s }
     func fault(_ s: String) -> String { colour ? "\u{1B}[31m\(s)\u{1B}[0m" : s }
+    // What comes from the line is shown, never obeyed (`shown`).
+    func q(_ s: String) -> String { shown(quote(s)) }
     var out = heading("line \(e.number)") + "\n"
     out += heading("outcome") + "\n"
     switch e.outcome {
@@ -32,7 +34,7 @@ enum ExplainFormat {
     case .skipped(let reason):
       out += "  skipped: \(reason) (no records)\n"
     case .rejected(let reason, let detail, let offset):
-      out += "  " + fault("rejected: \(reason)") + " at byte \(offset): \(detail)\n"
+      out += "  " + fault("rejected: \(reason)") + " at byte \(offset): \(shown(detail))\n"
       let (line, caret) = caret(e.bytes, offset: offset)
       out += "  \(line)\n  " + fault(caret) + "\n"
     case .notice:
@@ -43,42 +45,42 @@ enum ExplainFormat {
       } else {
         out += "  transcoded (\(e.dialect ?? "?"))\n"
       }
-      out += "  key: \(e.key.map(quote) ?? "none")\n"
+      out += "  key: \(e.key.map(q) ?? "none")\n"
       if e.groups.isEmpty {
         out +=
-          "  recipients (\(e.recipients.count)): \(e.recipients.map(quote).joined(separator: ", "))\n"
+          "  recipients (\(e.recipients.count)): \(e.recipients.map(q).joined(separator: ", "))\n"
       } else {
-        out += "  groups (\(e.groups.count)): \(e.groups.map(quote).joined(separator: ", "))\n"
+        out += "  groups (\(e.groups.count)): \(e.groups.map(q).joined(separator: ", "))\n"
       }
       out += heading("notice") + "\n"
       for (index, part) in e.bodyParts.enumerated() {
-        out += "  text part \(index + 1): \(quote(part))\n"
+        out += "  text part \(index + 1): \(q(part))\n"
       }
-      out += "  push text: \(quote(e.bodyParts.joined())) (\(e.bodyScalars) scalars)\n"
+      out += "  push text: \(q(e.bodyParts.joined())) (\(e.bodyScalars) scalars)\n"
       if let title = e.title {
-        out += "  title: \(quote(title)) (given by the message)\n"
+        out += "  title: \(q(title)) (given by the message)\n"
       } else {
         out +=
-          "  title: none given; vendors that require one use \(quote(e.fallbackTitle))"
+          "  title: none given; vendors that require one use \(q(e.fallbackTitle))"
           + " (directory name, else --default-title or the locale's default)\n"
       }
       let untitled = e.untitledParts.joined()
       if untitled == e.bodyParts.joined() {
         out += "  without a title: the push text as is (explicit text, or no display prefix)\n"
       } else {
-        out += "  without a title: \(quote(untitled)) (display prefix or banner, --display)\n"
+        out += "  without a title: \(q(untitled)) (display prefix or banner, --display)\n"
       }
-      out += "  ext: \(e.ext.map(quote) ?? "none"); sound: \(e.sound.map(quote) ?? "none")"
+      out += "  ext: \(e.ext.map(q) ?? "none"); sound: \(e.sound.map(q) ?? "none")"
       out += "; badge set: \(e.badgeSet ?? "none"); badge add: \(e.badgeAdd ?? "none")"
       out += e.force ? "; force: true\n" : "\n"
       if !e.otherFields.isEmpty {
-        out += "  other fields: \(e.otherFields.joined(separator: ", "))\n"
+        out += "  other fields: \(shown(e.otherFields.joined(separator: ", ")))\n"
       }
       out += heading("vendors") + "\n"
       for vendor in e.vendors {
         out += "  \(vendor.name): "
         if let refusal = vendor.refusal {
-          out += fault("refused: \(refusal.reason)") + " (\(refusal.detail))\n"
+          out += fault("refused: \(refusal.reason)") + " (\(shown(refusal.detail)))\n"
           continue
         }
         var facts: [String] = []
@@ -100,19 +102,19 @@ enum ExplainFormat {
         out += facts.joined(separator: "; ") + "\n"
         if let capped = vendor.capped {
           out +=
-            "    title \(quote(capped.title)) (\(capped.title.unicodeScalars.count) scalars,"
+            "    title \(q(capped.title)) (\(capped.title.unicodeScalars.count) scalars,"
             + " cap \(vendor.titleCap.map(String.init) ?? "none"))"
-            + (vendor.titleCut ? " → cut to \(quote(capped.cutTitle))\n" : ": fits\n")
+            + (vendor.titleCut ? " → cut to \(q(capped.cutTitle))\n" : ": fits\n")
           out +=
-            "    body \(quote(capped.body)) (\(capped.body.unicodeScalars.count) scalars,"
+            "    body \(q(capped.body)) (\(capped.body.unicodeScalars.count) scalars,"
             + " cap \(vendor.bodyCap.map(String.init) ?? "none"))"
-            + (vendor.bodyCut ? " → cut to \(quote(capped.cutBody))\n" : ": fits\n")
+            + (vendor.bodyCut ? " → cut to \(q(capped.cutBody))\n" : ": fits\n")
         }
-        if let payload = vendor.payload { out += "    \(payload)\n" }
+        if let payload = vendor.payload { out += "    \(shown(payload))\n" }
       }
     }
     out += heading("records") + "\n"
-    for record in e.records { out += String(decoding: record, as: UTF8.self) + "\n" }
+    for record in e.records { out += shown(String(decoding: record, as: UTF8.self)) + "\n" }
     return out
   }
 
@@ -122,6 +124,39 @@ enum ExplainFormat {
     var writer = JSONWriter(capacity: text.utf8.count + 2)
     writer.string(decoded: Array(text.utf8))
     return String(decoding: writer.buffer, as: UTF8.self)
+  }
+
+  /// `text` with every character a terminal would obey instead of showing it written as a
+  /// JSON `\uXXXX` escape: the C0 and C1 controls and DEL (U+009B starts a control sequence
+  /// in xterm), the bidirectional formatting characters (which reorder what follows) and the
+  /// line and paragraph separators. The text mode applies it to what comes from the line, all
+  /// of it JSON text or JSON string content, where the escape stands for the same character:
+  /// a message cannot move the cursor, recolour the screen or disguise a record. `--json`
+  /// prints every string as the records hold it, for a program.
+  static func shown(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: isObeyed) else { return text }
+    var out = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      guard isObeyed(scalar) else {
+        out.append(scalar)
+        continue
+      }
+      let hex = String(scalar.value, radix: 16)
+      out.append(
+        contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+    }
+    return String(out)
+  }
+
+  /// True for the characters `shown` escapes.
+  static func isObeyed(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E,
+      0x2066...0x2069:
+      true
+    default:
+      false
+    }
   }
 
   /// One explanation as a JSON object; `records` holds each record's text as a string.

@@ -22,6 +22,24 @@ extension CLITests {
       }
     }
 
+    /// `record` as the text mode shows it: the C0 and C1 controls, DEL, the bidirectional
+    /// formatting characters and U+2028/U+2029 written as `\uXXXX` (lowercase hex).
+    static func shownOnATerminal(_ record: Data) -> Data {
+      var shown = ""
+      for scalar in String(decoding: record, as: UTF8.self).unicodeScalars {
+        let value = scalar.value
+        let bidi =
+          [0x061C, 0x200E, 0x200F, 0x2028, 0x2029].contains(value)
+          || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
+        if value < 0x20 || (0x7F...0x9F).contains(value) || bidi {
+          shown += String(format: "\\u%04x", value)
+        } else {
+          shown.unicodeScalars.append(scalar)
+        }
+      }
+      return Data(shown.utf8)
+    }
+
     @Test func corpusHasFiles() {
       #expect(Self.corpusFiles.count >= 10)
     }
@@ -43,7 +61,9 @@ extension CLITests {
       let text = try CLI.run(["explain", file] + lineArguments + options, in: root)
       #expect(text.status == 0, "\(text.stderrText)")
       let textRecords = Self.lines(text.stdout).filter { $0.first == UInt8(ascii: "{") }
-      #expect(textRecords == expected)
+      // The text mode shows the characters a terminal would obey as `\uXXXX`, and changes
+      // nothing else.
+      #expect(textRecords == expected.map(Self.shownOnATerminal))
 
       let json = try CLI.run(["explain", file, "--json"] + lineArguments + options, in: root)
       #expect(json.status == 0, "\(json.stderrText)")
@@ -260,6 +280,50 @@ extension CLITests {
         "{ " + command + "; echo $? > status; } | true; exit $(cat status)", in: dir.url)
       #expect(closed.status == 0, "\(closed.stderrText)")
       #expect(closed.stderrText.isEmpty, "\(closed.stderrText)")
+    }
+
+    /// What a message holds is shown, never obeyed: a C1 control sequence introducer (which
+    /// xterm obeys), a right-to-left override, a line separator and an escape character reach
+    /// the text mode as `\uXXXX`, in the quoted values, the payloads and the records alike;
+    /// `--json` keeps every string as the records hold it.
+    @Test func controlCharactersInAMessageAreShownNotObeyed() throws {
+      // Raw in the line: U+009B (CSI), U+202E (RLO), U+2028 (LS); escaped: ESC.
+      let text = "a\u{9B}2Jb\u{202E}c\u{2028}d"
+      let line =
+        #"{"From_Account":"s\#u{9D}0;t\u0007","To_Account":"r","MsgKey":"k","MsgBody":[{"MsgType":"TIMTextElem","MsgContent":{"Text":""#
+        + text + #"\u001b[31m"}}]}"#
+      let input = Data((line + "\n").utf8)
+      let shown = try CLI.run(
+        ["explain", "-", "--line", "1", "--vendors", "apns,oppo"], stdin: input)
+      #expect(shown.status == 0, "\(shown.stderrText)")
+      let output = shown.stdoutText
+      let obeyed = output.unicodeScalars.filter { scalar in
+        scalar != "\n"
+          && (scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+            || scalar.value == 0x202E || scalar.value == 0x2028)
+      }
+      #expect(
+        obeyed.isEmpty, "printed as themselves: \(obeyed.map { String($0.value, radix: 16) })")
+      #expect(output.contains(#"a\u009b2Jb\u202ec\u2028d\u001b[31m"#), "\(output)")
+      // The sender, an OSC title sequence (U+009D … BEL), outside any quotes.
+      #expect(output.contains(#"sender=s\u009d0;t\u0007"#), "\(output)")
+      // The records section still holds every record, each one JSON for the same strings.
+      let records = try #require(output.components(separatedBy: "records\n").last)
+      let parsed = try CLI.lines(records).map {
+        try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+      }
+      let transcoded = try CLI.run(
+        ["-", "-o", "-", "--vendors", "apns,oppo"], stdin: input)
+      let expected = try CLI.lines(transcoded.stdoutText).map {
+        try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+      }
+      #expect(parsed.count == 2 && expected.count == 2)
+      for (record, original) in zip(parsed, expected) {
+        #expect(NSDictionary(dictionary: record).isEqual(to: original))
+      }
+      // For a program: the strings as the records hold them.
+      let json = try CLI.run(["explain", "-", "--line", "1", "--json"], stdin: input)
+      #expect(json.stdoutText.contains("a\u{9B}2Jb\u{202E}c\u{2028}d"))
     }
   }
 }
