@@ -54,10 +54,24 @@ enum LargeArgumentLists {
     guard let spellings = optionSpellings(of: subcommand) else { return nil }
     let repeating = spellings.repeating.intersection(
       extractable[subcommand._commandName] ?? [])
-    let extracted = PositionalArguments.extractRepeated(
-      Array(tail), valueOptions: spellings.values, repeating: repeating)
-    // A value the parser would refuse is left to it, for its own message.
-    if let lines = extracted.values["--line"], lines.contains(where: { Int($0) == nil }) {
+    // A `--directory` value the parser may read otherwise (empty, or looking like an option:
+    // the parser takes no `-x` as the value of an option that is not unconditional, and
+    // `--directory=` takes the next argument) leaves every repeated option to the parser, in
+    // place and in order, for what it would do and report.
+    var unusual = false
+    var extracted = PositionalArguments.extractRepeated(
+      Array(tail), valueOptions: spellings.values, repeating: repeating
+    ) { option, value in
+      if option == "--directory" && (value.isEmpty || value.hasPrefix("-")) { unusual = true }
+      return true
+    }
+    if unusual { extracted = (Array(tail), [:]) }
+    // A `--line` that is not a number or is below 1 leaves the whole command line to the
+    // parser: `explain` checks its lines before the parser looks at the rest, and its message
+    // comes first among several faults.
+    if let lines = extracted.values["--line"],
+      lines.contains(where: { Int($0).map { $0 < 1 } ?? true })
+    {
       return nil
     }
     if subcommand == Explain.self {

@@ -115,4 +115,46 @@ import Testing
       ], in: directory.url)
     #expect(explained.status == 0 && explained.stdout == short.stdout)
   }
+
+  /// What the parser refuses among few values it refuses among many, with the same message:
+  /// a later `--directory` whose value looks like an option (even a file of that name) or is
+  /// empty, and a later `--line 0` beside another fault, which the parser's order reports
+  /// first (found by a differential probe against the parser alone).
+  @Test func aValueTheParserRefusesIsRefusedWhereverItStands() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try Self.messages(in: directory)
+    try directory.write(
+      "-dash.ndjson",
+      Data(
+        #"{"To_Account":"u1","ProfileItem":[{"Tag":"Tag_Profile_IM_Nick","Value":"Ann"}]}"#.utf8 + [
+          0x0A
+        ]))
+    try directory.write(
+      "ann.ndjson",
+      Data(
+        #"{"To_Account":"u1","ProfileItem":[{"Tag":"Tag_Profile_IM_Nick","Value":"Ann"}]}"#.utf8 + [
+          0x0A
+        ]))
+    let many = Array(repeating: "--unicode=strict", count: 260)
+    for value in ["-dash.ndjson", "--help", "--"] {
+      let result = try CLI.run(
+        many + ["messages.ndjson", "-o", "-", "--directory", "ann.ndjson", "--directory", value],
+        in: directory.url)
+      #expect(result.status == 64, "\(value): \(result.stderrText)")
+      #expect(result.stderrText.contains("Missing value for '--directory"), "\(result.stderrText)")
+      #expect(result.stdout.isEmpty)
+    }
+    let empty = try CLI.run(
+      many + ["-o", "-", "--directory", "ann.ndjson", "--directory=", "messages.ndjson"],
+      in: directory.url)
+    #expect(empty.status == 64, "\(empty.stderrText)")
+    #expect(empty.stderrText.contains("Missing value for '--directory"), "\(empty.stderrText)")
+    let explained = try CLI.run(
+      ["explain", "messages.ndjson"] + many + ["--line", "1", "--line", "0", "--vendor"],
+      in: directory.url)
+    #expect(explained.status == 64)
+    #expect(
+      explained.stderrText.contains("--line must be at least 1 (got 0)"), "\(explained.stderrText)")
+  }
 }

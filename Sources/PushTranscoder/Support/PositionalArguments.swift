@@ -40,9 +40,12 @@ package enum PositionalArguments {
   /// values taken out, in order, by spelling (`--line`). `valueOptions` are as in `split`
   /// (`repeating` is a subset); `--name=value` gives `value`, and nothing after `--` is read.
   /// The parser then parses one value of each, and the rest are appended to what it set: the
-  /// same values in the same order as the whole command line gives.
+  /// same values in the same order as the whole command line gives. A value `accepts` refuses
+  /// (one the parser would not take, such as `--help` after an option that is not
+  /// unconditional) stays in place with its option, for the parser to report.
   package static func extractRepeated(
-    _ arguments: [String], valueOptions: Set<String>, repeating: Set<String>
+    _ arguments: [String], valueOptions: Set<String>, repeating: Set<String>,
+    accepts: (_ option: String, _ value: String) -> Bool = { _, _ in true }
   ) -> (arguments: [String], values: [String: [String]]) {
     var kept: [String] = []
     kept.reserveCapacity(arguments.count)
@@ -62,8 +65,9 @@ package enum PositionalArguments {
       }
       if let equals = argument.firstIndex(of: "=") {
         let name = String(argument[..<equals])
-        if repeating.contains(name), !seen.insert(name).inserted {
-          values[name, default: []].append(String(argument[argument.index(after: equals)...]))
+        let value = String(argument[argument.index(after: equals)...])
+        if repeating.contains(name), accepts(name, value), !seen.insert(name).inserted {
+          values[name, default: []].append(value)
         } else {
           kept.append(argument)
         }
@@ -75,7 +79,7 @@ package enum PositionalArguments {
       }
       let value = arguments[index]
       index += 1
-      if repeating.contains(argument), !seen.insert(argument).inserted {
+      if repeating.contains(argument), accepts(argument, value), !seen.insert(argument).inserted {
         values[argument, default: []].append(value)
       } else {
         kept += [argument, value]

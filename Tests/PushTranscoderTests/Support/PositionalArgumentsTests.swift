@@ -70,4 +70,13 @@ import Testing
     #expect(dangling.arguments == ["--line", "1", "--line"])
     #expect(dangling.values.isEmpty)
   }
+
+  @Test func aValueTheCallerRefusesStaysInPlaceWithItsOption() {
+    let extracted = PositionalArguments.extractRepeated(
+      ["--directory", "a", "--directory", "--help", "--directory=", "--directory", "b"],
+      valueOptions: ["--directory"], repeating: ["--directory"]
+    ) { _, value in !value.isEmpty && !value.hasPrefix("-") }
+    #expect(extracted.arguments == ["--directory", "a", "--directory", "--help", "--directory="])
+    #expect(extracted.values == ["--directory": ["b"]])
+  }
 }
