@@ -9,7 +9,8 @@ import PushTranscoder
 /// four times 4,000's. Above `threshold` arguments, the input files of `transcode` (the default
 /// subcommand) and `validate`, and all but the first value of each repeatable option
 /// (`--directory`, `explain --line`), are taken out before the parser sees the rest, and set on
-/// the parsed command, which is then validated again with all its values.
+/// the parsed command. A value the parser or the command would refuse or read otherwise
+/// leaves them to the parser, which then reports what it would report.
 enum LargeArgumentLists {
   /// Below this many arguments the parser's cost is negligible, and it parses them all.
   static let threshold = 256
@@ -24,8 +25,8 @@ enum LargeArgumentLists {
     var repeated: [String: [String]]
   }
 
-  /// The repeatable options whose values `apply` knows where to put, by subcommand.
-  /// `LargeArgumentListsTests` checks that every repeatable option of every subcommand is here.
+  /// The repeatable options whose values `apply` knows where to put, by subcommand; any other
+  /// repeatable option stays with the parser.
   static let extractable: [String: Set<String>] = [
     Transcode._commandName: ["--directory"],
     Validate._commandName: [],
@@ -58,14 +59,12 @@ enum LargeArgumentLists {
     // the parser takes no `-x` as the value of an option that is not unconditional, and
     // `--directory=` takes the next argument) leaves every repeated option to the parser, in
     // place and in order, for what it would do and report.
-    var unusual = false
     var extracted = PositionalArguments.extractRepeated(
       Array(tail), valueOptions: spellings.values, repeating: repeating
     ) { option, value in
-      if option == "--directory" && (value.isEmpty || value.hasPrefix("-")) { unusual = true }
-      return true
+      option != "--directory" || !(value.isEmpty || value.hasPrefix("-"))
     }
-    if unusual { extracted = (Array(tail), [:]) }
+    if extracted.refused { extracted = (Array(tail), [:], true) }
     // A `--line` that is not a number or is below 1 leaves the whole command line to the
     // parser: `explain` checks its lines before the parser looks at the rest, and its message
     // comes first among several faults.
@@ -84,9 +83,10 @@ enum LargeArgumentLists {
       repeated: extracted.values)
   }
 
-  /// Sets what `split` took out on the parsed `command`, then validates it with all its values
-  /// (`--line` must be at least 1 wherever it stands).
-  static func apply(_ split: Split, to command: inout ParsableCommand) throws {
+  /// Sets what `split` took out on the parsed `command`. Every value is one the command's own
+  /// checks accept (`split` leaves a `--line` below 1 to the parser), so nothing is checked
+  /// again.
+  static func apply(_ split: Split, to command: inout ParsableCommand) {
     let directories = split.repeated["--directory"] ?? []
     if var transcode = command as? Transcode {
       if let inputs = split.inputs { transcode.input.inputs = inputs }
@@ -101,7 +101,6 @@ enum LargeArgumentLists {
       explain.records.directory += directories
       command = explain
     }
-    try command.validate()
   }
 
   /// The spellings of the options of `command` that take a value (`--vendors`, `-o`), and of

@@ -34,7 +34,7 @@ struct PushTranscode: ParsableCommand {
       var command: ParsableCommand
       if let split = LargeArgumentLists.split(Array(CommandLine.arguments.dropFirst())) {
         command = try parseAsRoot(split.rest)
-        try LargeArgumentLists.apply(split, to: &command)
+        LargeArgumentLists.apply(split, to: &command)
       } else {
         command = try parseAsRoot()
       }

@@ -16,6 +16,16 @@ import Testing
     try directory.write("messages.ndjson", Data((lines.joined(separator: "\n") + "\n").utf8))
   }
 
+  /// A directory file `file` that names `user` `nickname`.
+  static func nickname(
+    of user: String, _ nickname: String, file: String, in directory: TemporaryDirectory
+  ) throws {
+    let line =
+      #"{"To_Account":""# + user + #"","ProfileItem":[{"Tag":"Tag_Profile_IM_Nick","Value":""#
+      + nickname + #""}]}"#
+    try directory.write(file, Data((line + "\n").utf8))
+  }
+
   /// The JSON array `explain --json` printed.
   static func explanations(_ result: ProcessResult) throws -> [[String: Any]] {
     try #require(
@@ -77,18 +87,8 @@ import Testing
     defer { directory.remove() }
     try Self.messages(in: directory)
     // Two directories naming u1 differently: which name a message shows depends on their order.
-    try directory.write(
-      "ann.ndjson",
-      Data(
-        #"{"To_Account":"u1","ProfileItem":[{"Tag":"Tag_Profile_IM_Nick","Value":"Ann"}]}"#.utf8 + [
-          0x0A
-        ]))
-    try directory.write(
-      "bob.ndjson",
-      Data(
-        #"{"To_Account":"u1","ProfileItem":[{"Tag":"Tag_Profile_IM_Nick","Value":"Bob"}]}"#.utf8 + [
-          0x0A
-        ]))
+    try Self.nickname(of: "u1", "Ann", file: "ann.ndjson", in: directory)
+    try Self.nickname(of: "u1", "Bob", file: "bob.ndjson", in: directory)
     let options = ["--vendors", "apns", "-o", "-", "--threads", "1", "messages.ndjson"]
     func run(_ files: [String]) throws -> ProcessResult {
       let result = try CLI.run(files.flatMap { ["--directory", $0] } + options, in: directory.url)
@@ -124,18 +124,8 @@ import Testing
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     try Self.messages(in: directory)
-    try directory.write(
-      "-dash.ndjson",
-      Data(
-        #"{"To_Account":"u1","ProfileItem":[{"Tag":"Tag_Profile_IM_Nick","Value":"Ann"}]}"#.utf8 + [
-          0x0A
-        ]))
-    try directory.write(
-      "ann.ndjson",
-      Data(
-        #"{"To_Account":"u1","ProfileItem":[{"Tag":"Tag_Profile_IM_Nick","Value":"Ann"}]}"#.utf8 + [
-          0x0A
-        ]))
+    try Self.nickname(of: "u1", "Ann", file: "-dash.ndjson", in: directory)
+    try Self.nickname(of: "u1", "Ann", file: "ann.ndjson", in: directory)
     let many = Array(repeating: "--unicode=strict", count: 260)
     for value in ["-dash.ndjson", "--help", "--"] {
       let result = try CLI.run(

@@ -381,9 +381,10 @@ struct WriterBuffer: @unchecked Sendable {
   let capacity: Int
 
   /// Large buffers (chunk records, batches) are mappings of their own, on 4 KiB pages: only
-  /// the pages written are resident, and freeing one gives them back to the system at once. From the malloc heap, batch-sized page-aligned blocks freed on other
-  /// threads fragmented it, and resident memory grew with the run. Small buffers (scratch, one
-  /// text) come from malloc.
+  /// the pages written are resident, and freeing one gives them back to the system at once.
+  /// From the malloc heap, batch-sized page-aligned blocks freed on other threads fragmented
+  /// it, and resident memory grew with the run. Small buffers (scratch, one text) come from
+  /// malloc.
   static let mappedBytes = 1 << 16
 
   /// A new buffer of at least `capacity` bytes (at least 64); traps when memory is out.

@@ -41,16 +41,28 @@ package enum PositionalArguments {
   /// (`repeating` is a subset); `--name=value` gives `value`, and nothing after `--` is read.
   /// The parser then parses one value of each, and the rest are appended to what it set: the
   /// same values in the same order as the whole command line gives. A value `accepts` refuses
-  /// (one the parser would not take, such as `--help` after an option that is not
-  /// unconditional) stays in place with its option, for the parser to report.
+  /// (one the parser would read otherwise, such as `--help` after an option that is not
+  /// unconditional) stays in place with its option, and `refused` says that one did: the
+  /// parser then parses it before the values taken out, so a caller that needs their order
+  /// leaves all of them to the parser.
   package static func extractRepeated(
     _ arguments: [String], valueOptions: Set<String>, repeating: Set<String>,
     accepts: (_ option: String, _ value: String) -> Bool = { _, _ in true }
-  ) -> (arguments: [String], values: [String: [String]]) {
+  ) -> (arguments: [String], values: [String: [String]], refused: Bool) {
     var kept: [String] = []
     kept.reserveCapacity(arguments.count)
     var values: [String: [String]] = [:]
     var seen = Set<String>()
+    var refused = false
+    /// True when the value of this occurrence of a repeating `option` is taken out.
+    func takes(_ option: String, _ value: String) -> Bool {
+      guard repeating.contains(option) else { return false }
+      guard accepts(option, value) else {
+        refused = true
+        return false
+      }
+      return !seen.insert(option).inserted
+    }
     var index = arguments.startIndex
     while index < arguments.endIndex {
       let argument = arguments[index]
@@ -66,7 +78,7 @@ package enum PositionalArguments {
       if let equals = argument.firstIndex(of: "=") {
         let name = String(argument[..<equals])
         let value = String(argument[argument.index(after: equals)...])
-        if repeating.contains(name), accepts(name, value), !seen.insert(name).inserted {
+        if takes(name, value) {
           values[name, default: []].append(value)
         } else {
           kept.append(argument)
@@ -79,12 +91,12 @@ package enum PositionalArguments {
       }
       let value = arguments[index]
       index += 1
-      if repeating.contains(argument), accepts(argument, value), !seen.insert(argument).inserted {
+      if takes(argument, value) {
         values[argument, default: []].append(value)
       } else {
         kept += [argument, value]
       }
     }
-    return (kept, values)
+    return (kept, values, refused)
   }
 }

@@ -78,5 +78,10 @@ import Testing
     ) { _, value in !value.isEmpty && !value.hasPrefix("-") }
     #expect(extracted.arguments == ["--directory", "a", "--directory", "--help", "--directory="])
     #expect(extracted.values == ["--directory": ["b"]])
+    #expect(extracted.refused)
+    let plain = PositionalArguments.extractRepeated(
+      ["--directory", "a", "--directory", "b"], valueOptions: ["--directory"],
+      repeating: ["--directory"])
+    #expect(!plain.refused)
   }
 }
