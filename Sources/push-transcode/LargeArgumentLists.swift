@@ -25,6 +25,16 @@ enum LargeArgumentLists {
     var repeated: [String: [String]]
   }
 
+  /// What `optionSpellings` reads off a command's description.
+  struct Spellings {
+    /// The options that take a value.
+    var values: Set<String>
+    /// Those among `values` that take the next argument whatever it is.
+    var unconditional: Set<String>
+    /// Those among `values` that repeat.
+    var repeating: Set<String>
+  }
+
   /// The repeatable options whose values `apply` knows where to put, by subcommand; any other
   /// repeatable option stays with the parser.
   static let extractable: [String: Set<String>] = [
@@ -55,12 +65,12 @@ enum LargeArgumentLists {
     guard let spellings = optionSpellings(of: subcommand) else { return nil }
     let repeating = spellings.repeating.intersection(
       extractable[subcommand._commandName] ?? [])
-    // A `--directory` value the parser may read otherwise (empty, or looking like an option:
-    // the parser takes no `-x` as the value of an option that is not unconditional, and
-    // `--directory=` takes the next argument) leaves every repeated option to the parser, in
-    // place and in order, for what it would do and report.
+    // A `--directory` value the command refuses (empty) or reads otherwise (`-`, standard
+    // input) leaves every repeated option to the parser, in place and in order, for what it
+    // would do and report.
     var extracted = PositionalArguments.extractRepeated(
-      Array(tail), valueOptions: spellings.values, repeating: repeating
+      Array(tail), valueOptions: spellings.values, unconditional: spellings.unconditional,
+      repeating: repeating
     ) { option, value in
       option != "--directory" || !(value.isEmpty || value.hasPrefix("-"))
     }
@@ -77,7 +87,7 @@ enum LargeArgumentLists {
       return Split(rest: head + extracted.arguments, inputs: nil, repeated: extracted.values)
     }
     let positionals = PositionalArguments.split(
-      extracted.arguments, valueOptions: spellings.values)
+      extracted.arguments, valueOptions: spellings.values, unconditional: spellings.unconditional)
     return Split(
       rest: head + positionals.options, inputs: positionals.positionals,
       repeated: extracted.values)
@@ -103,17 +113,15 @@ enum LargeArgumentLists {
     }
   }
 
-  /// The spellings of the options of `command` that take a value (`--vendors`, `-o`), and of
-  /// those among them that repeat (`--directory`), read from the parser's own description of the
-  /// command (`_dumpHelp`, the JSON of `--experimental-dump-help`), so that no list here can fall
-  /// behind the options. Nil when that description cannot be read: the parser then parses
-  /// everything itself.
-  static func optionSpellings(of command: ParsableCommand.Type)
-    -> (values: Set<String>, repeating: Set<String>)?
-  {
+  /// The spellings of the options of `command` that take a value (`--vendors`, `-o`), of those
+  /// among them that take the next argument whatever it is (`parsing: .unconditional`:
+  /// `--threads`, `explain --line`) and of those that repeat (`--directory`), read from the
+  /// parser's own description of the command (`_dumpHelp`, the JSON of
+  /// `--experimental-dump-help`), so that no list here can fall behind the options. Nil when
+  /// that description cannot be read: the parser then parses everything itself.
+  static func optionSpellings(of command: ParsableCommand.Type) -> Spellings? {
     let dump = Array(command._dumpHelp().utf8)
     var tokenizer = JSONTokenizer()
-    typealias Spellings = (values: Set<String>, repeating: Set<String>)
     return dump.withUnsafeBufferPointer { bytes -> Spellings? in
       guard tokenizer.parse(bytes) == nil else { return nil }
       return tokenizer.withDocument(bytes) { document -> Spellings? in
@@ -126,6 +134,7 @@ enum LargeArgumentLists {
           document.kind(arguments) == .array
         else { return nil }
         var spellings = Set<String>()
+        var unconditional = Set<String>()
         var repeating = Set<String>()
         var readable = true
         document.forEachElement(arguments) { argument in
@@ -136,6 +145,15 @@ enum LargeArgumentLists {
             return
           }
           let repeats = document.member(argument, "isRepeating").map { document.kind($0) == .true }
+          // The walkers know two ways to find a value: the next argument if it is a value
+          // (`default`), or whatever it is (`unconditional`). Any other (an array that reads
+          // values up to the next option, say) leaves the command line to the parser.
+          guard let strategy = text(document.member(argument, "parsingStrategy")),
+            strategy == "default" || strategy == "unconditional"
+          else {
+            readable = false
+            return
+          }
           document.forEachElement(names) { name in
             guard let spelling = text(document.member(name, "name")),
               let kind = text(document.member(name, "kind"))
@@ -145,10 +163,12 @@ enum LargeArgumentLists {
             }
             let option = kind == "long" ? "--" + spelling : "-" + spelling
             spellings.insert(option)
+            if strategy == "unconditional" { unconditional.insert(option) }
             if repeats == true { repeating.insert(option) }
           }
         }
-        return readable && !spellings.isEmpty ? (spellings, repeating) : nil
+        return readable && !spellings.isEmpty
+          ? Spellings(values: spellings, unconditional: unconditional, repeating: repeating) : nil
       }
     }
   }

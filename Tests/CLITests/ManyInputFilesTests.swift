@@ -58,6 +58,25 @@ import Testing
     #expect(result.stderrText.contains("301 lines"))
   }
 
+  /// An option that is not unconditional takes no `-x` as its value: its value is missing
+  /// among three hundred files as among three; `--name=` takes the next argument.
+  @Test func anOptionFindsItsValueAmongManyFilesAsAmongFew() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let names = try Self.files(300, in: directory)
+    for few in [false, true] {
+      let files = few ? Array(names[..<3]) : names
+      let missing = try CLI.run(files + ["--rejects", "-x.ndjson", "-o", "-"], in: directory.url)
+      #expect(missing.status == 64, "\(missing.stderrText)")
+      #expect(missing.stderrText.contains("Missing value for '--rejects"), "\(missing.stderrText)")
+      #expect(!FileManager.default.fileExists(atPath: directory.url.path + "/-x.ndjson"))
+      let joined = try CLI.run(["--stats=", "s.json"] + files + ["-o", "-"], in: directory.url)
+      #expect(joined.status == 0, "\(joined.stderrText)")
+      #expect(joined.stdoutLines.count == files.count * 9)
+      #expect(try directory.read("s.json").count > 0)
+    }
+  }
+
   @Test func aBadOptionAmongManyFilesIsStillBadUsage() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

@@ -35,12 +35,50 @@ import Testing
     #expect(split.positionals == ["a.ndjson"])
   }
 
+  /// The parser's two ways to find a value: the next argument if it is a value (`default`),
+  /// or whatever it is (`unconditional`, here `--threads`). `--name=` is `--name`; `-o=` is
+  /// `-o` with an empty value.
+  @Test func anOptionFindsItsValueAsTheParserFindsIt() {
+    let split = PositionalArguments.split(
+      [
+        "--rejects", "-x.ndjson", "a.ndjson", "--threads", "-3", "--rejects=", "r.ndjson",
+        "-o=", "b.ndjson", "--vendors=", "--stats", "c.ndjson", "-o", "-", "--vendors", "",
+        "d.ndjson",
+      ], valueOptions: Self.valueOptions.union(["--stats"]), unconditional: ["--threads"])
+    #expect(
+      split.options == [
+        "--rejects", "-x.ndjson", "--threads", "-3", "--rejects=", "r.ndjson", "-o=",
+        "--vendors=", "--stats", "c.ndjson", "-o", "-", "--vendors", "",
+      ])
+    #expect(split.positionals == ["a.ndjson", "b.ndjson", "d.ndjson"])
+    #expect(PositionalArguments.isValue("-") && PositionalArguments.isValue(""))
+    #expect(!PositionalArguments.isValue("--") && !PositionalArguments.isValue("-1"))
+  }
+
+  /// An option that lacks its value keeps its neighbour: taking a later repeat out from
+  /// behind it would hand it a value the parser never gives it.
+  @Test func theArgumentAfterAnOptionWithoutItsValueStays() {
+    let extracted = PositionalArguments.extractRepeated(
+      [
+        "--directory", "a", "--rejects", "--directory", "b", "in.ndjson", "--directory", "c",
+        "--line", "--directory", "--directory", "d",
+      ], valueOptions: ["--directory", "--rejects", "--line"], unconditional: ["--line"],
+      repeating: ["--directory"])
+    // `--line` (unconditional) takes `--directory` as its value; the `d` after it is a repeat.
+    #expect(
+      extracted.arguments == [
+        "--directory", "a", "--rejects", "--directory", "b", "in.ndjson", "--line",
+        "--directory",
+      ])
+    #expect(extracted.values == ["--directory": ["c", "d"]])
+  }
+
   @Test func repeatedValuesLeaveButTheFirstStaysInPlace() {
     let extracted = PositionalArguments.extractRepeated(
       [
         "explain", "--line", "3", "in.ndjson", "--line=5", "--vendors", "fcm", "--line", "-2",
         "--directory", "a.ndjson", "--directory=b.ndjson", "--directory", "c.ndjson", "--json",
-      ], valueOptions: ["--line", "--vendors", "--directory"],
+      ], valueOptions: ["--line", "--vendors", "--directory"], unconditional: ["--line"],
       repeating: ["--line", "--directory"])
     #expect(
       extracted.arguments == [
@@ -73,10 +111,10 @@ import Testing
 
   @Test func aValueTheCallerRefusesStaysInPlaceWithItsOption() {
     let extracted = PositionalArguments.extractRepeated(
-      ["--directory", "a", "--directory", "--help", "--directory=", "--directory", "b"],
+      ["--directory", "a", "--directory", "-", "--directory", "", "--directory", "b"],
       valueOptions: ["--directory"], repeating: ["--directory"]
-    ) { _, value in !value.isEmpty && !value.hasPrefix("-") }
-    #expect(extracted.arguments == ["--directory", "a", "--directory", "--help", "--directory="])
+    ) { _, value in !value.isEmpty && value != "-" }
+    #expect(extracted.arguments == ["--directory", "a", "--directory", "-", "--directory", ""])
     #expect(extracted.values == ["--directory": ["b"]])
     #expect(extracted.refused)
     let plain = PositionalArguments.extractRepeated(
