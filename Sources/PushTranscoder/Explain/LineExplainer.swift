@@ -110,14 +110,83 @@ package struct ExplainError: Error, CustomStringConvertible {
   package var isUsage: Bool
 }
 
+/// The order `LineExplainer` delivers explanations in: that of the lines asked for (repeats
+/// included), whatever the order the input holds them in. An explanation found before its turn
+/// is held until then, and dropped once no later turn asks for it.
+struct ExplanationTurns {
+  /// The line numbers asked for, in order.
+  private let lines: [Int]
+  /// The index in `lines` of the next explanation to deliver.
+  private var turn = 0
+  /// Per line number asked for, how many turns from `turn` on ask for it.
+  private var remaining: [Int: Int] = [:]
+  /// The explanations found before their turn, by line number.
+  private var held: [Int: LineExplanation] = [:]
+  /// Set when `deliver` asked to stop.
+  private var stopped = false
+
+  init(_ lines: [Int]) {
+    self.lines = lines
+    for number in lines { remaining[number, default: 0] += 1 }
+  }
+
+  /// True when every turn was delivered, or the caller stopped.
+  var isDone: Bool { stopped || turn == lines.count }
+
+  /// The line the next turn asks for, when one is left and the caller did not stop.
+  var next: Int? { isDone ? nil : lines[turn] }
+
+  /// Whether a turn still to come asks for line `number`.
+  func wants(_ number: Int) -> Bool { remaining[number] != nil }
+
+  /// Takes the explanation of a line asked for and delivers every turn it completes.
+  mutating func found(_ explanation: LineExplanation, deliver: (LineExplanation) -> Bool) {
+    held[explanation.number] = explanation
+    while !stopped, turn < lines.count, let ready = held[lines[turn]] {
+      let number = lines[turn]
+      turn += 1
+      let left = remaining[number, default: 1] - 1
+      if left > 0 {
+        remaining[number] = left
+      } else {
+        remaining[number] = nil
+        held[number] = nil
+      }
+      stopped = !deliver(ready)
+    }
+  }
+}
+
 /// Finds lines of one input and explains them (see `LineExplanation`).
 package enum LineExplainer {
   /// Explains `lines` (1-based numbers) of `input` (a path or `-`), with `directories` loaded as
-  /// the run loads them. Throws `ExplainError` for a directory as input, a line number past the
-  /// end, or an input error.
+  /// the run loads them, all at once (see the streaming variant). Throws `ExplainError` for a
+  /// directory as input, a line number past the end, or an input error.
   package static func explain(
     input: String, lines: [Int], options: TranscodeOptions, directories: [String]
   ) throws(ExplainError) -> [LineExplanation] {
+    var explanations: [LineExplanation] = []
+    try explain(input: input, lines: lines, options: options, directories: directories) {
+      explanations.append($0)
+      return true
+    }
+    return explanations
+  }
+
+  /// Explains `lines` (1-based numbers) of `input` (a path or `-`), with `directories` loaded as
+  /// the run loads them, handing each explanation to `deliver` in the order of `lines` as soon
+  /// as its turn comes: for lines asked in ascending order, as soon as the line is read (a live
+  /// feed shows each one when it arrives), and memory holds one explanation at a time, however
+  /// many lines are asked for. A line found before its turn is held until then (lines asked in
+  /// descending order are all held). `deliver` returns false to stop (a closed output).
+  ///
+  /// Throws `ExplainError` for a directory as input, an input error, or, once the input ends,
+  /// for the first line in `lines` that it does not have; the explanations before it have been
+  /// delivered by then.
+  package static func explain(
+    input: String, lines: [Int], options: TranscodeOptions, directories: [String],
+    deliver: (LineExplanation) -> Bool
+  ) throws(ExplainError) {
     var status = stat()
     if input != "-", stat(input, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
       throw ExplainError(description: "\(input) is a directory, not an input file", isUsage: true)
@@ -136,31 +205,26 @@ package enum LineExplainer {
     } catch {
       throw ExplainError(description: "\(error)", isUsage: false)
     }
-    let wanted = Set(lines)
-    var found: [Int: LineExplanation] = [:]
+    var turns = ExplanationTurns(lines)
     var processor = LineProcessor(options: options, directory: directory)
     let messageOptions = MessageOptions(
       locale: options.locale, display: options.display, defaultTitle: options.defaultTitle,
       directory: directory)
     let reader = ChunkReader(paths: [input], maxLineBytes: options.maxLineBytes)
-    let last = wanted.max() ?? 0
     do {
-      reading: while let event = try reader.next() {
+      while !turns.isDone, let event = try reader.next() {
         switch event {
         case .chunk(let chunk):
-          var done = false
           chunk.forEachLine { line, number in
-            guard !done, wanted.contains(number) else { return }
+            guard !turns.isDone, turns.wants(number) else { return }
             var output = ChunkOutput(sequence: 0, source: SourceName(chunk.source))
             processor.process(line: line, number: number, into: &output)
             var explanation = describe(line, number: number, options: options, messageOptions)
             explanation.records = records(output)
-            found[number] = explanation
-            if number >= last { done = true }
+            turns.found(explanation, deliver: deliver)
           }
-          if done { break reading }
         case .overlongLine(let line):
-          guard wanted.contains(line.lineNumber) else { continue }
+          guard turns.wants(line.lineNumber) else { continue }
           var output = ChunkOutput(sequence: 0, source: SourceName(line.source))
           line.prefix.withUnsafeBufferPointer { prefix in
             processor.processOversized(
@@ -171,19 +235,15 @@ package enum LineExplainer {
             explanation.outcome = .rejected(
               reason: RejectReason(fault.kind).name, detail: fault.detail, offset: fault.offset)
             explanation.records = records(output)
-            found[line.lineNumber] = explanation
+            turns.found(explanation, deliver: deliver)
           }
-          if line.lineNumber >= last { break reading }
         }
       }
     } catch {
       throw ExplainError(description: "\(error)", isUsage: false)
     }
-    return try lines.map { number throws(ExplainError) in
-      guard let explanation = found[number] else {
-        throw ExplainError(description: "\(input) has no line \(number)", isUsage: true)
-      }
-      return explanation
+    if let missing = turns.next {
+      throw ExplainError(description: "\(input) has no line \(missing)", isUsage: true)
     }
   }
 
