@@ -15,13 +15,29 @@ extension CLITests {
     final class Watch: Sendable {
       let fired = Atomic<Bool>(false)
       let received = Atomic<Int>(0)
+
+      /// A minute on, closes `writer` (ending the feed) and sets `fired` unless `expected`
+      /// reads were counted in `received` by then.
+      func closeAfterAMinute(_ writer: FileHandle, unlessReceived expected: Int) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
+          if self.received.load(ordering: .relaxed) < expected {
+            self.fired.store(true, ordering: .relaxed)
+            try? writer.close()
+          }
+        }
+      }
     }
 
     /// Starts an apns stream run on `threads` threads, fed and read through pipes.
     static func startFed(threads: String) throws -> (Process, feed: Pipe, records: Pipe) {
+      try startFed(["--vendors", "apns", "-o", "-", "--threads", threads])
+    }
+
+    /// Starts the binary with `arguments`, fed and read through pipes.
+    static func startFed(_ arguments: [String]) throws -> (Process, feed: Pipe, records: Pipe) {
       let process = Process()
       process.executableURL = URL(fileURLWithPath: CLI.binary)
-      process.arguments = ["--vendors", "apns", "-o", "-", "--threads", threads]
+      process.arguments = arguments
       let feed = Pipe()
       let records = Pipe()
       process.standardInput = feed
@@ -89,25 +105,12 @@ extension CLITests {
     /// ever: a watchdog ends the feed after a minute so that the test fails instead of hanging.
     @Test(arguments: [false, true])
     func explainPrintsEachLineAsItArrives(json: Bool) throws {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: CLI.binary)
-      process.arguments =
+      let (process, feed, explained) = try Self.startFed(
         ["explain", "-", "--vendors", "apns", "--line", "1", "--line", "2"]
-        + (json ? ["--json"] : [])
-      let feed = Pipe()
-      let explained = Pipe()
-      process.standardInput = feed
-      process.standardOutput = explained
-      process.standardError = FileHandle.nullDevice
-      try process.run()
+          + (json ? ["--json"] : []))
       let watch = Watch()
       let writer = feed.fileHandleForWriting
-      DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
-        if watch.received.load(ordering: .relaxed) < 1 {
-          watch.fired.store(true, ordering: .relaxed)
-          try? writer.close()
-        }
-      }
+      watch.closeAfterAMinute(writer, unlessReceived: 1)
       writer.write(Self.line)
       // The first bytes of line 1's explanation (a JSON element ends with no newline).
       let first = String(decoding: explained.fileHandleForReading.availableData, as: UTF8.self)
@@ -140,12 +143,7 @@ extension CLITests {
       let (process, feed, records) = try Self.startFed(threads: threads)
       let watch = Watch()
       let writer = feed.fileHandleForWriting
-      DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
-        if watch.received.load(ordering: .relaxed) < 2 {
-          watch.fired.store(true, ordering: .relaxed)
-          try? writer.close()
-        }
-      }
+      watch.closeAfterAMinute(writer, unlessReceived: 2)
       for number in 1...2 {
         writer.write(Self.line)
         let record = Self.readLine(records.fileHandleForReading)
