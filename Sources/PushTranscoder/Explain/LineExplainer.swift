@@ -111,18 +111,31 @@ package struct ExplainError: Error, CustomStringConvertible {
 }
 
 /// The order `LineExplainer` delivers explanations in: that of the lines asked for (repeats
-/// included), whatever the order the input holds them in. An explanation found before its turn
-/// is held until then, and dropped once no later turn asks for it.
+/// included), whatever the order the input holds them in. A line is explained when its turn
+/// comes; one found before its turn is held until then as its bytes (a few hundred bytes
+/// where its explanation takes tens of kilobytes), and dropped once no later turn asks for it.
 struct ExplanationTurns {
+  /// A line asked for, as read.
+  struct Line {
+    /// The line's number (1-based) in its input.
+    var number: Int
+    /// The line's bytes, or for an over-long line the prefix that was kept.
+    var bytes: [UInt8]
+    /// The input's name, as records name it.
+    var source: String
+    /// An over-long line's whole length (nil for a line read whole).
+    var oversizedLength: Int? = nil
+  }
+
   /// The line numbers asked for, in order.
   private let lines: [Int]
-  /// The index in `lines` of the next explanation to deliver.
+  /// The index in `lines` of the next turn.
   private var turn = 0
   /// Per line number asked for, how many turns from `turn` on ask for it.
   private var remaining: [Int: Int] = [:]
-  /// The explanations found before their turn, by line number.
-  private var held: [Int: LineExplanation] = [:]
-  /// Set when `deliver` asked to stop.
+  /// The lines found before their turn, by number.
+  private var held: [Int: Line] = [:]
+  /// Set when the caller asked to stop.
   private var stopped = false
 
   init(_ lines: [Int]) {
@@ -130,7 +143,7 @@ struct ExplanationTurns {
     for number in lines { remaining[number, default: 0] += 1 }
   }
 
-  /// True when every turn was delivered, or the caller stopped.
+  /// True when every turn was taken, or the caller stopped.
   var isDone: Bool { stopped || turn == lines.count }
 
   /// The line the next turn asks for, when one is left and the caller did not stop.
@@ -139,9 +152,10 @@ struct ExplanationTurns {
   /// Whether a turn still to come asks for line `number`.
   func wants(_ number: Int) -> Bool { remaining[number] != nil }
 
-  /// Takes the explanation of a line asked for and delivers every turn it completes.
-  mutating func found(_ explanation: LineExplanation, deliver: (LineExplanation) -> Bool) {
-    held[explanation.number] = explanation
+  /// Takes a line asked for and calls `take` for every turn it completes, in order, until
+  /// `take` returns false (stop).
+  mutating func found(_ line: Line, take: (Line) -> Bool) {
+    held[line.number] = line
     while !stopped, turn < lines.count, let ready = held[lines[turn]] {
       let number = lines[turn]
       turn += 1
@@ -152,7 +166,7 @@ struct ExplanationTurns {
         remaining[number] = nil
         held[number] = nil
       }
-      stopped = !deliver(ready)
+      stopped = !take(ready)
     }
   }
 }
@@ -176,9 +190,10 @@ package enum LineExplainer {
   /// Explains `lines` (1-based numbers) of `input` (a path or `-`), with `directories` loaded as
   /// the run loads them, handing each explanation to `deliver` in the order of `lines` as soon
   /// as its turn comes: for lines asked in ascending order, as soon as the line is read (a live
-  /// feed shows each one when it arrives), and memory holds one explanation at a time, however
-  /// many lines are asked for. A line found before its turn is held until then (lines asked in
-  /// descending order are all held). `deliver` returns false to stop (a closed output).
+  /// feed shows each one when it arrives). Memory holds one explanation at a time, however many
+  /// lines are asked for and in whatever order: a line found before its turn is held as its
+  /// bytes and explained when its turn comes. `deliver` returns false to stop (a closed
+  /// output).
   ///
   /// Throws `ExplainError` for a directory as input, an input error, or, once the input ends,
   /// for the first line in `lines` that it does not have; the explanations before it have been
@@ -210,33 +225,44 @@ package enum LineExplainer {
     let messageOptions = MessageOptions(
       locale: options.locale, display: options.display, defaultTitle: options.defaultTitle,
       directory: directory)
+    /// The explanation of a line, with the records the line processor writes for it.
+    func explanation(of line: ExplanationTurns.Line) -> LineExplanation {
+      var output = ChunkOutput(sequence: 0, source: SourceName(line.source))
+      return line.bytes.withUnsafeBufferPointer { bytes in
+        var explanation: LineExplanation
+        if let length = line.oversizedLength {
+          processor.processOversized(
+            prefix: bytes, totalLength: length, number: line.number, into: &output)
+          let gate = LineGate(maxLineBytes: options.maxLineBytes, unicode: options.unicode)
+          let fault = gate.oversized(prefix: bytes, totalLength: length)
+          explanation = LineExplanation(number: line.number, bytes: line.bytes)
+          explanation.outcome = .rejected(
+            reason: RejectReason(fault.kind).name, detail: fault.detail, offset: fault.offset)
+        } else {
+          processor.process(line: bytes, number: line.number, into: &output)
+          explanation = describe(bytes, number: line.number, options: options, messageOptions)
+        }
+        explanation.records = records(output)
+        return explanation
+      }
+    }
     let reader = ChunkReader(paths: [input], maxLineBytes: options.maxLineBytes)
     do {
       while !turns.isDone, let event = try reader.next() {
         switch event {
         case .chunk(let chunk):
-          chunk.forEachLine { line, number in
+          chunk.forEachLine { bytes, number in
             guard !turns.isDone, turns.wants(number) else { return }
-            var output = ChunkOutput(sequence: 0, source: SourceName(chunk.source))
-            processor.process(line: line, number: number, into: &output)
-            var explanation = describe(line, number: number, options: options, messageOptions)
-            explanation.records = records(output)
-            turns.found(explanation, deliver: deliver)
+            let line = ExplanationTurns.Line(
+              number: number, bytes: Array(bytes), source: chunk.source)
+            turns.found(line) { deliver(explanation(of: $0)) }
           }
-        case .overlongLine(let line):
-          guard turns.wants(line.lineNumber) else { continue }
-          var output = ChunkOutput(sequence: 0, source: SourceName(line.source))
-          line.prefix.withUnsafeBufferPointer { prefix in
-            processor.processOversized(
-              prefix: prefix, totalLength: line.length, number: line.lineNumber, into: &output)
-            let gate = LineGate(maxLineBytes: options.maxLineBytes, unicode: options.unicode)
-            let fault = gate.oversized(prefix: prefix, totalLength: line.length)
-            var explanation = LineExplanation(number: line.lineNumber, bytes: Array(prefix))
-            explanation.outcome = .rejected(
-              reason: RejectReason(fault.kind).name, detail: fault.detail, offset: fault.offset)
-            explanation.records = records(output)
-            turns.found(explanation, deliver: deliver)
-          }
+        case .overlongLine(let overlong):
+          guard turns.wants(overlong.lineNumber) else { continue }
+          let line = ExplanationTurns.Line(
+            number: overlong.lineNumber, bytes: Array(overlong.prefix), source: overlong.source,
+            oversizedLength: overlong.length)
+          turns.found(line) { deliver(explanation(of: $0)) }
         }
       }
     } catch {
