@@ -65,9 +65,9 @@ enum LargeArgumentLists {
     guard let spellings = optionSpellings(of: subcommand) else { return nil }
     let repeating = spellings.repeating.intersection(
       extractable[subcommand._commandName] ?? [])
-    // A `--directory` value the command refuses (empty) or reads otherwise (`-`, standard
-    // input) leaves every repeated option to the parser, in place and in order, for what it
-    // would do and report.
+    // A `--directory` value the command refuses (empty) or that starts with `-` (`-`, standard
+    // input, or a joined `--directory=-x`) leaves every repeated option to the parser, in
+    // place and in order, for what it would do and report.
     var extracted = PositionalArguments.extractRepeated(
       Array(tail), valueOptions: spellings.values, unconditional: spellings.unconditional,
       repeating: repeating

@@ -174,20 +174,6 @@ struct ExplanationTurns {
 /// Finds lines of one input and explains them (see `LineExplanation`).
 package enum LineExplainer {
   /// Explains `lines` (1-based numbers) of `input` (a path or `-`), with `directories` loaded as
-  /// the run loads them, all at once (see the streaming variant). Throws `ExplainError` for a
-  /// directory as input, a line number past the end, or an input error.
-  package static func explain(
-    input: String, lines: [Int], options: TranscodeOptions, directories: [String]
-  ) throws(ExplainError) -> [LineExplanation] {
-    var explanations: [LineExplanation] = []
-    try explain(input: input, lines: lines, options: options, directories: directories) {
-      explanations.append($0)
-      return true
-    }
-    return explanations
-  }
-
-  /// Explains `lines` (1-based numbers) of `input` (a path or `-`), with `directories` loaded as
   /// the run loads them, handing each explanation to `deliver` in the order of `lines` as soon
   /// as its turn comes: for lines asked in ascending order, as soon as the line is read (a live
   /// feed shows each one when it arrives). Memory holds one explanation at a time, however many
@@ -240,7 +226,8 @@ package enum LineExplainer {
             reason: RejectReason(fault.kind).name, detail: fault.detail, offset: fault.offset)
         } else {
           processor.process(line: bytes, number: line.number, into: &output)
-          explanation = describe(bytes, number: line.number, options: options, messageOptions)
+          explanation = describe(
+            bytes, bytes: line.bytes, number: line.number, options: options, messageOptions)
         }
         explanation.records = records(output)
         return explanation
@@ -280,11 +267,12 @@ package enum LineExplainer {
   }
 
   /// The facts of one line, from the functions the line processor calls.
+  /// `line` is `bytes` (the copy the explanation keeps), read in place.
   private static func describe(
-    _ line: UnsafeBufferPointer<UInt8>, number: Int, options: TranscodeOptions,
+    _ line: UnsafeBufferPointer<UInt8>, bytes: [UInt8], number: Int, options: TranscodeOptions,
     _ messageOptions: MessageOptions
   ) -> LineExplanation {
-    var explanation = LineExplanation(number: number, bytes: Array(line))
+    var explanation = LineExplanation(number: number, bytes: bytes)
     var gate = LineGate(maxLineBytes: options.maxLineBytes, unicode: options.unicode)
     switch gate.check(line) {
     case .blank:

@@ -12,7 +12,7 @@ package enum PositionalArguments {
   /// Whether the parser reads `argument` as a value rather than an option or the terminator
   /// `--`: it does not start with `-`, or it is `-` (standard input). The empty string is a
   /// value.
-  package static func isValue(_ argument: String) -> Bool {
+  static func isValue(_ argument: String) -> Bool {
     !argument.hasPrefix("-") || argument == "-"
   }
 
