@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import Synchronization
 
 /// Reads the inputs in order as one stream and yields chunks of whole lines (SPEC 2.1, 7).
 ///
@@ -56,8 +57,8 @@ package final class ChunkReader: @unchecked Sendable {
 
   private struct Staging {
     /// The allocation (at least `capacity` bytes; see `makeStaging`), shared with the chunks
-    /// cut from it.
-    let owner: SharedPageMemory
+    /// cut from it. A `var` for `isKnownUniquelyReferenced` (`moveCarry`).
+    var owner: SharedPageMemory
     var capacity: Int
     /// The first byte not handed out in a chunk yet.
     var start: Int
@@ -66,6 +67,9 @@ package final class ChunkReader: @unchecked Sendable {
     /// Where the search for a piece's last line end starts: the bytes from `start` up to it hold
     /// no `\n` (each piece is searched once, so a long line read in many pieces stays linear).
     var searched: Int
+    /// The buffer is full and its whole lines went out: the bytes from `start` on, the start
+    /// of a line, move to the front of a buffer before the next read (`moveCarry`).
+    var carryPending = false
 
     var memory: UnsafeMutableRawPointer { owner.memory }
   }
@@ -232,16 +236,24 @@ package final class ChunkReader: @unchecked Sendable {
 
   // MARK: - Chunking
 
-  private func makeStaging(carry: UnsafeRawPointer?, count: Int, readArea: Int) -> Staging {
+  /// A staging buffer whose first bytes are the `count` bytes at `carry`, followed by
+  /// `readArea` bytes to read into: `reusing`'s memory when it is large enough (the carry may
+  /// then lie in it), else a buffer of its own.
+  private func makeStaging(
+    carry: UnsafeRawPointer?, count: Int, readArea: Int, reusing: SharedPageMemory? = nil
+  ) -> Staging {
     let headroom = PageAlignedMemory.roundUp(count)
     let capacity = headroom + readArea
     // Buffers of one size are recycled (`PageAlignedMemory.release`): a carry of up to 64 KiB
     // still gets the standard size, so nearly every chunk reuses a buffer.
-    let owner = SharedPageMemory(bytes: max(capacity, chunkBytes + Self.standardHeadroom))
+    let owner =
+      reusing.flatMap { $0.bytes >= capacity ? $0 : nil }
+      ?? SharedPageMemory(bytes: max(capacity, chunkBytes + Self.standardHeadroom))
     // Safe because headroom >= count puts the copy inside the allocation, and every caller
-    // passes a carry of `count` bytes in a buffer it holds until after this call.
+    // passes a carry of `count` bytes in a buffer it holds until after this call; `memmove`,
+    // because a carry moved within its own buffer may overlap where it goes.
     if let carry, count > 0 {
-      (owner.memory + headroom - count).copyMemory(from: carry, byteCount: count)
+      memmove(owner.memory + headroom - count, carry, count)
     }
     peakStagingBytes = max(peakStagingBytes, capacity)
     return Staging(
@@ -304,6 +316,7 @@ package final class ChunkReader: @unchecked Sendable {
   /// One step: yields a chunk or an over-long line, or nil to be called again.
   private func advance() throws(InputError) -> InputEvent? {
     if overlong != nil { return try discardOverlong() }
+    moveCarry()
     fill()
     guard var buffer = staging else { return nil }
     if atSourceStart {
@@ -366,10 +379,13 @@ package final class ChunkReader: @unchecked Sendable {
     }
     // The buffer is full.
     if let last {
-      // Safe because last < count: the carry is the `carried` bytes after the last `\n`.
-      let carried = count - last - 1
-      staging = makeStaging(carry: base + last + 1, count: carried, readArea: chunkBytes)
-      return .chunk(makeChunk(buffer, count: last + 1))
+      // The bytes after the last `\n` stay where they are until the next call (`moveCarry`),
+      // when this chunk may have let go of the buffer.
+      let chunk = makeChunk(buffer, count: last + 1)
+      buffer.start += last + 1
+      buffer.carryPending = true
+      staging = buffer
+      return .chunk(chunk)
     }
     if count >= tooLongThreshold {
       // No `\n` in the first maxLineBytes + 2 bytes: longer than the limit even if the next
@@ -389,6 +405,28 @@ package final class ChunkReader: @unchecked Sendable {
     let readArea = max(chunkBytes, PageAlignedMemory.roundUp(wanted))
     staging = makeStaging(carry: base, count: count, readArea: readArea)
     return nil
+  }
+
+  /// Moves the carry of a full buffer (`Staging.carryPending`) to the front of a buffer for the
+  /// next read: of the same buffer when no chunk holds it any more (with one worker, or
+  /// workers that keep up, the chunks cut from it are done by the next call), else of another.
+  /// A run then touches one chunk buffer where it touched two: the first write to fresh memory
+  /// is a page fault, and on a VM whose host takes freed memory back, a costly one.
+  private func moveCarry() {
+    guard var buffer = staging, buffer.carryPending else { return }
+    // `buffer` holds the reader's one reference: a chunk's is the only other kind.
+    staging = nil
+    var reusable: SharedPageMemory? = nil
+    if isKnownUniquelyReferenced(&buffer.owner) {
+      // A worker's reads of its chunk come before its release of the buffer; the fence orders
+      // them before the writes below (the release pairs with it).
+      atomicMemoryFence(ordering: .acquiring)
+      reusable = buffer.owner
+    }
+    // Safe because the buffer holds its bytes read up to `end`, and `start <= end`.
+    staging = makeStaging(
+      carry: buffer.memory + buffer.start, count: buffer.end - buffer.start,
+      readArea: chunkBytes, reusing: reusable)
   }
 
   /// Turns `buffer[start ..< start + count]` into a chunk that holds the buffer's memory.

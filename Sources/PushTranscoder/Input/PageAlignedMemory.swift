@@ -96,7 +96,8 @@ enum PageAlignedMemory {
 final class SharedPageMemory: @unchecked Sendable {
   // Safe because the pointer and size never change, and the memory is released only in deinit,
   // when no holder is left. Who writes which bytes is the holders' contract (`ChunkReader`
-  // writes only past the bytes its chunks cover).
+  // writes only bytes no chunk it handed out covers: past them, or anywhere once it holds the
+  // buffer alone).
 
   /// The start of the allocation.
   let memory: UnsafeMutableRawPointer

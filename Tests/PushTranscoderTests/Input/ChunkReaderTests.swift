@@ -194,7 +194,7 @@ import Testing
   /// goes on filling it: every chunk is held until the end and read only then, so a read into
   /// bytes a chunk covers (the over-long path's scratch, a carry, a grown buffer) would show as
   /// changed lines. Long lines span many pieces, and some are over the limit.
-  @Test(arguments: [1, 4096, 65_536])
+  @Test(arguments: [1, 4096, 65_536, Int.max])
   func piecesGiveTheSameLinesAndKeepTheirBytes(pieceBytes: Int) throws {
     let dir = TemporaryDirectory()
     var lines = sampleLines(3000, seed: 11)
@@ -239,6 +239,33 @@ import Testing
         #expect(events.count > reference.sequences.count)
       }
     }
+  }
+
+  /// A consumer that lets go of each chunk before asking for the next (one worker) gets every
+  /// chunk from one buffer: the carry of a full buffer moves to its front instead of into a
+  /// second buffer, so a run touches one chunk buffer's fresh pages, not two. The lines are
+  /// those of a reader whose chunks are all held (which must use a fresh buffer each time).
+  @Test func chunksLetGoOfAreReadIntoTheSameBufferAgain() throws {
+    let dir = TemporaryDirectory()
+    let lines = sampleLines(20_000, seed: 5)
+    let path = dir.write("many", lines.joined(separator: "\n"))
+    let chunkBytes = 64 << 10
+    let held = collect(ChunkReader(paths: [path], chunkBytes: chunkBytes))
+    #expect(held.chunks.count > 4)
+    let reader = ChunkReader(paths: [path], chunkBytes: chunkBytes)
+    var seen: [SeenLine] = []
+    var starts: [UInt] = []
+    while let event = try reader.next() {
+      seen += seenLines(of: event)
+      if case .chunk(let chunk) = event {
+        chunk.withBytes { starts.append(UInt(bitPattern: $0.baseAddress)) }
+      }
+    }
+    #expect(seen == held.lines)
+    #expect(starts.count == held.chunks.count)
+    // Each chunk starts in the buffer's carry room, before its read area (64 KiB).
+    let spread = (starts.max() ?? 0) - (starts.min() ?? 0)
+    #expect(spread < UInt(ChunkReader.standardHeadroom), "chunks in more than one buffer")
   }
 
   @Test func lineExactlyAtTheLimitPassesAndOneOverIsTooLong() {
