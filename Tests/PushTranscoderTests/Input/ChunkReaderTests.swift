@@ -268,6 +268,43 @@ import Testing
     #expect(spread < UInt(ChunkReader.standardHeadroom), "chunks in more than one buffer")
   }
 
+  /// Chunks let go of in any order (workers finish out of order), some at once and some after
+  /// later chunks came, keep their bytes until then: a buffer's carry moves into the buffer
+  /// itself only once no chunk holds it. Each chunk's lines are read when it is let go of and
+  /// compared with those of a reader whose chunks are read as they come. Two long lines make
+  /// carries larger than a buffer's carry room and a buffer that grows.
+  @Test(arguments: [1, 2, 3] as [UInt64])
+  func chunksLetGoOfInAnyOrderKeepTheirBytes(seed: UInt64) throws {
+    let dir = TemporaryDirectory()
+    var lines = sampleLines(6000, seed: seed)
+    lines[100] = String(repeating: "a", count: 90_000)
+    lines[3000] = String(repeating: "b", count: 200_000)
+    let path = dir.write("mixed", lines.joined(separator: "\n"))
+    let reference = collect(
+      ChunkReader(paths: [path], chunkBytes: 64 << 10, maxLineBytes: 1 << 20), keepChunks: false)
+    var generator = SplitMix64(seed: seed)
+    for pieceBytes in [4096, Int.max] {
+      let reader = ChunkReader(paths: [path], chunkBytes: 64 << 10, maxLineBytes: 1 << 20)
+      reader.pieceBytes = pieceBytes
+      var held: [InputEvent] = []
+      var seen: [Int: [SeenLine]] = [:]
+      while let event = try reader.next() {
+        held.append(event)
+        held.removeAll { event in
+          guard Bool.random(using: &generator) else { return false }
+          seen[event.sequence] = seenLines(of: event)
+          return true
+        }
+      }
+      for event in held { seen[event.sequence] = seenLines(of: event) }
+      let all = seen.keys.sorted().flatMap { seen[$0]! }
+      #expect(all.count == reference.lines.count, "pieces of \(pieceBytes)")
+      let differing = zip(all, reference.lines).enumerated().first { $0.element.0 != $0.element.1 }
+      #expect(
+        differing == nil, "pieces of \(pieceBytes): line \(differing.map { $0.offset + 1 } ?? 0)")
+    }
+  }
+
   @Test func lineExactlyAtTheLimitPassesAndOneOverIsTooLong() {
     let dir = TemporaryDirectory()
     let limit = 1000
