@@ -118,8 +118,8 @@ enum EasemobReader {
       notice.fallbackTitle = directory.nickname(of: sender) ?? options.defaultTitle
     }
     if let content {
+      // The untitled body is the body itself (`Notice.untitledPieces` nil).
       notice.body = [content]
-      notice.untitledBody = notice.body
     } else {
       notice.body = bodies.pieces
       switch options.display {

@@ -140,15 +140,19 @@ enum TencentReader {
     }
     notice.fallbackTitle = MessageReader.fallbackTitle(
       sender: sender, group: groupID, options: options)
+    // The untitled body is the body itself (`Notice.untitledPieces` nil, as `recycle` left it)
+    // unless a display prefix applies.
     if let desc {
       elements.pieces.removeAllKeepingStorage()
       elements.pieces.append(desc)
-      notice.untitledBody = elements.pieces
     } else {
       let directory = options.directory
-      notice.untitledBody = NoticeText.tencentDisplay(
-        elements.pieces, nickname: sender.flatMap { directory.nickname(of: $0) },
-        groupName: groupID.flatMap { directory.groupName(of: $0) })
+      let nickname = sender.flatMap { directory.nickname(of: $0) }
+      let groupName = groupID.flatMap { directory.groupName(of: $0) }
+      if nickname != nil || groupName != nil {
+        notice.untitledBody = NoticeText.tencentDisplay(
+          elements.pieces, nickname: nickname, groupName: groupName)
+      }
     }
     // 2. With OfflinePushInfo, the custom element's Ext and Sound are ignored.
     if info != nil {

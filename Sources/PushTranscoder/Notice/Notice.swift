@@ -150,8 +150,15 @@ package struct Notice {
   package var body: [StringSlice]
   /// The push text used when the vendor payload has no title: `body` with the display prefix
   /// (`nick:`, `nick(gname):`, `(gname):`) or the Easemob banner text; equal to `body` when the
-  /// body is explicit.
-  package var untitledBody: [StringSlice]
+  /// body is explicit or no name is known.
+  package var untitledBody: [StringSlice] {
+    get { untitledPieces ?? body }
+    set { untitledPieces = newValue }
+  }
+  /// `untitledBody` when it is not `body` itself; nil when it is. The readers leave it nil for
+  /// the usual message, so the two never share one array's storage: sharing cost a retain when
+  /// it was set and a release when the next line emptied `body`.
+  package var untitledPieces: [StringSlice]? = nil
   /// For vendors that require a title (SPEC 4): the sender's nickname (C2C) or the group's name
   /// (group) from the directory, else `--default-title` (or its locale default).
   package var fallbackTitle: StringSlice
@@ -207,7 +214,8 @@ package struct Notice {
     self.recipients = []
     self.groups = []
     self.body = body
-    self.untitledBody = untitledBody
+    // The same pieces as `body` (both empty included) make the untitled body `body` itself.
+    self.untitledPieces = Self.samePieces(untitledBody, body) ? nil : untitledBody
     self.fallbackTitle = fallbackTitle
     self.fixedLineHash = lineHash
   }
@@ -224,9 +232,9 @@ package struct Notice {
     self.dialect = dialect
     self.banner = banner
     key = nil
-    // `untitledBody` usually shares `body`'s storage: drop it first so `body`'s is unique and
-    // emptying it keeps the storage instead of allocating.
-    untitledBody = []
+    // `untitledPieces` may share `body`'s storage (a notice made with the same array for
+    // both): drop it first so that `body`'s is unique and emptying it keeps the storage.
+    untitledPieces = nil
     Self.empty(&recipients)
     Self.empty(&groups)
     sender = nil
@@ -246,6 +254,11 @@ package struct Notice {
     template = nil
     line = nil
     fixedLineHash = 0
+  }
+
+  /// True when `a` and `b` hold the same slices (the same bytes of the same line, in order).
+  static func samePieces(_ a: [StringSlice], _ b: [StringSlice]) -> Bool {
+    a.count == b.count && zip(a, b).allSatisfy { $0.isIdentical(to: $1) }
   }
 
   /// Empties an array, keeping its storage unless it is large.

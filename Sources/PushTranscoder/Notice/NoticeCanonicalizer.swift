@@ -132,22 +132,12 @@ extension Notice {
     map(&sender)
     map(&easemobMessageID)
     map(&title)
-    // `untitledBody` is often `body` itself (no display prefix): kept the same array, so the
-    // per-line memo still sees one text.
-    let untitledIsBody =
-      untitledBody.count == body.count
-      && untitledBody.withUnsafeBufferPointer { untitled in
-        body.withUnsafeBufferPointer { $0.baseAddress == untitled.baseAddress }
-      }
-    if untitledIsBody {
-      // Drop the second reference first, so that `body` is rewritten in place, not copied.
-      untitledBody = []
-      map(&body)
-      untitledBody = body
-    } else {
-      map(&body)
-      map(&untitledBody)
-    }
+    // An untitled body of the same pieces as `body` becomes `body` itself (nil
+    // `untitledPieces`), so that the per-line memo still sees one text, and `body` is
+    // rewritten in place, not copied.
+    if let untitled = untitledPieces, Self.samePieces(untitled, body) { untitledPieces = nil }
+    map(&body)
+    if untitledPieces != nil { map(&untitledPieces!) }
     map(&fallbackTitle)
     map(&fallbackTitles)
     if case .string(var slice) = ext, slice.hasEscapes {

@@ -84,10 +84,11 @@ extension Notice {
   func bodyText(titled: Bool) -> PushText {
     // No local copy of the array (`titled ? body : untitledBody` retained it once per vendor
     // and line): a one-piece body, the common case, then touches no reference count.
-    if titled {
+    if titled || untitledPieces == nil {
       return body.count == 1 ? .slice(body[0]) : .pieces(body)
     }
-    return untitledBody.count == 1 ? .slice(untitledBody[0]) : .pieces(untitledBody)
+    // Safe because `untitledPieces` was just found not nil.
+    return untitledPieces!.count == 1 ? .slice(untitledPieces![0]) : .pieces(untitledPieces!)
   }
 
   /// The title of the vendors that require one (SPEC 4): `preferred`, else `title`, else the

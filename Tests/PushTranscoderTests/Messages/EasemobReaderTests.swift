@@ -100,6 +100,7 @@ private func apnsExt(_ members: String) -> String { export(ext: #""em_apns_ext":
       let n = read(line, options: options(display: display)).notice
       #expect(n?.body == "explicit")
       #expect(n?.untitledBody == "explicit")
+      #expect(n?.untitledIsBody == true)
     }
     #expect(read(apnsExt(#""em_push_content":"""#)).notice?.body == "hello")
   }

@@ -8,6 +8,8 @@ struct NoticeSnapshot {
   var body = ""
   var bodyPieces: [String] = []
   var untitledBody = ""
+  /// The untitled body is `body` itself (`Notice.untitledPieces` nil: no array of its own).
+  var untitledIsBody = false
   var fallbackTitle = ""
   var fallbackTitles: [String] = []
   var title: String?
@@ -99,6 +101,7 @@ private func snapshot(_ n: Notice, _ document: JSONDocument) -> NoticeSnapshot {
   s.body = text(n.body)
   s.bodyPieces = n.body.map { $0.decodedString() }
   s.untitledBody = text(n.untitledBody)
+  s.untitledIsBody = n.untitledPieces == nil
   s.fallbackTitle = n.fallbackTitle.decodedString()
   s.fallbackTitles = n.fallbackTitles.map { $0.decodedString() }
   s.title = text(n.title)

@@ -99,6 +99,7 @@ private let hello = "[\(text("hello"))]"
     let n = try #require(read(line, options: dir).notice)
     #expect(n.body == "explicit")
     #expect(n.untitledBody == "explicit")
+    #expect(n.untitledIsBody)
   }
 
   @Test func emptyDescDoesNotReplace() throws {
@@ -112,6 +113,7 @@ private let hello = "[\(text("hello"))]"
     let dir = options([#"{"username":"u1","nickname":"Alice"}"#])
     let n = try #require(read(c2c(hello), options: dir).notice)
     #expect(n.untitledBody == "Alice:hello")
+    #expect(!n.untitledIsBody)
     #expect(n.body == "hello")
     #expect(n.fallbackTitle == "Alice")
   }
@@ -137,6 +139,8 @@ private let hello = "[\(text("hello"))]"
     let dir = options([#"{"GroupId":"u1","Name":"NotAUser"}"#])
     let n = try #require(read(c2c(hello), options: dir).notice)
     #expect(n.untitledBody == "hello")
+    // No name, no prefix: the untitled body is the body itself, not a second array.
+    #expect(n.untitledIsBody)
     #expect(n.fallbackTitle == "New message")
   }
 
