@@ -410,8 +410,8 @@ package final class ChunkReader: @unchecked Sendable {
   /// Moves the carry of a full buffer (`Staging.carryPending`) to the front of a buffer for the
   /// next read: of the same buffer when no chunk holds it any more (with one worker, or
   /// workers that keep up, the chunks cut from it are done by the next call), else of another.
-  /// A run then touches one chunk buffer where it touched two: the first write to fresh memory
-  /// is a page fault, and on a VM whose host takes freed memory back, a costly one.
+  /// So a run touches one chunk buffer's fresh memory, not two: the first write to a fresh
+  /// page is a page fault, and on a VM whose host takes freed memory back, a costly one.
   private func moveCarry() {
     guard var buffer = staging, buffer.carryPending else { return }
     // `buffer` holds the reader's one reference: a chunk's is the only other kind.
