@@ -70,6 +70,33 @@ static inline uint32_t pt_string_specials16(const uint8_t *p) {
 #endif
 }
 
+/// The 32 bytes at `p`: bit i of the low word is set when byte i is a quote, bit i of the high
+/// word when it is a quote, a backslash, a control byte or a non-ASCII byte (as
+/// `pt_string_specials16`). The 32 bytes must be readable.
+static inline uint64_t pt_quotes_specials32(const uint8_t *p) {
+#if defined(__SSE2__)
+  __m128i first = _mm_loadu_si128((const __m128i *)p);
+  __m128i second = _mm_loadu_si128((const __m128i *)(p + 16));
+  __m128i quote = _mm_set1_epi8('"');
+  __m128i space = _mm_set1_epi8(0x20);
+  uint64_t quotes = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(first, quote)) |
+                    (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(second, quote)) << 16;
+  uint64_t specials =
+      (uint32_t)_mm_movemask_epi8(
+          _mm_or_si128(pt_quote_backslash_lanes(first), _mm_cmplt_epi8(first, space))) |
+      (uint32_t)_mm_movemask_epi8(
+          _mm_or_si128(pt_quote_backslash_lanes(second), _mm_cmplt_epi8(second, space)))
+          << 16;
+  return quotes | specials << 32;
+#else
+  uint64_t quotes = (uint64_t)pt_mask16_where(p, pt_is_quote) |
+                    (uint64_t)pt_mask16_where(p + 16, pt_is_quote) << 16;
+  uint64_t specials = (uint64_t)pt_mask16_where(p, pt_is_string_special) |
+                      (uint64_t)pt_mask16_where(p + 16, pt_is_string_special) << 16;
+  return quotes | specials << 32;
+#endif
+}
+
 #if defined(__SSE2__)
 /// The backslashes of `bytes` in bits 0-15 and its letters `u` and `/` in bits 16-31.
 static inline uint32_t pt_backslashes_u_slash_lanes(__m128i bytes) {

@@ -1,3 +1,5 @@
+import CByteScan
+
 // JSONTokenizer: the type, its tape storage, the public entry points and the fast path
 // (`parseFast`). The reference tokenizer is in `JSONTokenizer+Reference.swift`.
 
@@ -174,6 +176,23 @@ package struct JSONTokenizer {
             // `,`: as one function they compiled to more work per key (docs/DECISIONS.md
             // [issue 25, tokenizer]).
             guard byte == ASCII.quote else { return false }
+            // A short member from one window (`recordShortMember`); written out here and after
+            // `,` like the key's steps below.
+            if index &+ 32 <= count {
+              // Safe because index + 32 <= count: the 32 bytes read lie inside the line, and
+              // the tape has room for a token per byte of the line.
+              let member = Self.recordShortMember(
+                base + index, at: index, tape + tapeCount, tapeCount)
+              tapeCount &+= member.tokens
+              index &+= member.next
+              // Two tokens: the value is read, on to what follows it (below the switch). One:
+              // the value starts at `index`, inside the window.
+              if member.tokens == 2 { break }
+              if member.tokens == 1 {
+                byte = base[index]
+                continue
+              }
+            }
             index = Self.recordString(base, count, at: index, tape + tapeCount, tapeCount)
             guard index >= 0 else { return false }
             tapeCount &+= 1
@@ -281,6 +300,19 @@ package struct JSONTokenizer {
           if closer == ASCII.closeBrace {
             // The next member's key, and the colon after it.
             guard byte == ASCII.quote else { return false }
+            if index &+ 32 <= count {
+              // Safe because index + 32 <= count: the 32 bytes read lie inside the line, and the
+              // tape has room for a token per byte of the line.
+              let member = Self.recordShortMember(
+                base + index, at: index, tape + tapeCount, tapeCount)
+              tapeCount &+= member.tokens
+              index &+= member.next
+              if member.tokens == 2 { continue }
+              if member.tokens == 1 {
+                byte = base[index]
+                break
+              }
+            }
             index = Self.recordString(base, count, at: index, tape + tapeCount, tapeCount)
             guard index >= 0 else { return false }
             tapeCount &+= 1
@@ -316,6 +348,54 @@ package struct JSONTokenizer {
         return true
       }
     }
+  }
+
+  /// A member whose key, and perhaps its string value, lie in the 32 bytes at `window` (the key's
+  /// opening quote, at offset `at` in the line), read from one pair of masks: both strings'
+  /// ends come from the same two loads, so the value's scan does not wait for the key's end.
+  /// Only strings of plain ASCII without escapes, and a colon right after the key, are taken.
+  ///
+  /// - `tokens` 2: the key and its string value are on the tape at `slot` and `slot + 1`, and
+  ///   `next` (from `at`) is just past the value's closing quote.
+  /// - `tokens` 1: the key is on the tape and `next` is just past its colon, where the value
+  ///   starts (no whitespace); the value is read as usual.
+  /// - `tokens` 0: nothing was recorded; the member is read as usual.
+  @inline(__always)
+  private static func recordShortMember(
+    _ window: UnsafePointer<UInt8>, at: Int, _ slot: UnsafeMutablePointer<JSONToken>,
+    _ number: Int
+  ) -> (tokens: Int, next: Int) {
+    // Safe because the caller guarantees 32 readable bytes at `window`; bit 0 is the key's
+    // opening quote.
+    let masks = pt_quotes_specials32(window)
+    let quotes = UInt32(truncatingIfNeeded: masks)
+    let specials = UInt32(truncatingIfNeeded: masks &>> 32)
+    // The key ends at its first special byte, which must be a quote followed by the colon.
+    let keyEnd = (specials & ~1).trailingZeroBitCount
+    // Safe because keyEnd < 30 keeps keyEnd + 2 inside the window.
+    // Whitespace after the colon is left to the usual steps too.
+    guard keyEnd < 30, quotes &>> UInt32(keyEnd) & 1 != 0, window[keyEnd &+ 1] == ASCII.colon,
+      window[keyEnd &+ 2] > ASCII.space
+    else { return (0, 0) }
+    // Safe because the caller's slots are below the tape's capacity (one token per byte), and
+    // offsets and tape indexes stay below 2^18 (`fastPathLimit`).
+    slot.initialize(
+      to: JSONToken(
+        kind: .string, flags: 0, start: UInt32(truncatingIfNeeded: at &+ 1),
+        end: UInt32(truncatingIfNeeded: at &+ keyEnd),
+        next: UInt32(truncatingIfNeeded: number &+ 1)))
+    let valueStart = keyEnd &+ 2
+    // Safe because valueStart <= 31, a byte of the window.
+    guard window[valueStart] == ASCII.quote else { return (1, valueStart) }
+    let valueEnd = (specials & ~TokenizerScan.lowBits(valueStart &+ 1)).trailingZeroBitCount
+    guard valueEnd < 32, quotes &>> UInt32(valueEnd) & 1 != 0 else { return (1, valueStart) }
+    // Safe as above: the value's slot follows the key's.
+    (slot + 1).initialize(
+      to: JSONToken(
+        kind: .string, flags: 0, start: UInt32(truncatingIfNeeded: at &+ valueStart &+ 1),
+        end: UInt32(truncatingIfNeeded: at &+ valueEnd),
+        next: UInt32(truncatingIfNeeded: number &+ 2)))
+    return (2, valueEnd &+ 1)
   }
 
   /// Records the string token whose opening quote is at `at` in `slot` (tape index `number`)

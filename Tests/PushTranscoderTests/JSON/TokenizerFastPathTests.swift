@@ -189,6 +189,66 @@ struct TokenizerFastPathTests {
     }
   }
 
+  /// A member (after `{` or `,`) is read from one 32-byte window when its key (and its string value)
+  /// fit there (`recordShortMember`): keys and values of every length around the window's end,
+  /// with an escape, a non-ASCII byte, a control byte or a quote at every position, values of
+  /// every kind, whitespace and missing colons, with the line going on past the window or
+  /// ending inside it.
+  @Test func agreesWithTheReferenceOnMembersReadFromOneWindow() {
+    var tokenizer = JSONTokenizer()
+    let tail = #","tail":""# + String(repeating: "t", count: 40) + #""}"#
+    var values: [String] = []
+    for length in 0..<34 {
+      let plain = String(repeating: "v", count: length)
+      values.append("\"\(plain)\"")
+      for (position, special) in [(0, #"\n"#), (length / 2, "é"), (length, #"\""#), (0, "\u{1}")] {
+        var text = plain
+        text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: position))
+        values.append("\"\(text)\"")
+      }
+      values.append("\"\(plain)")
+    }
+    values += [
+      "1", "-0", "12.5e3", "{}", #"{"a":"b"}"#, "[]", #"["a"]"#, "true", "false", "null", " \"v\"",
+      "\t1", "", "}",
+    ]
+    var keys: [String] = []
+    for length in 0..<32 {
+      let plain = String(repeating: "k", count: length)
+      keys.append("\"\(plain)\":")
+      keys.append("\"\(plain)\" :")
+      keys.append("\"\(plain)\"")
+      if length > 0 {
+        keys.append("\"\(plain.dropLast())\\\"\":")
+        keys.append("\"\(plain.dropLast())ü\":")
+      }
+      // A special byte followed by a colon inside the key is not the key's end (the key's string
+      // then goes on into the value and the next member: the line is not valid JSON).
+      keys.append("\"\(plain)\u{1}:")
+      keys.append("\"\(plain)\\:")
+    }
+    var compared = 0
+    for key in keys {
+      for value in values {
+        let member = key + value
+        for line in [
+          #"{"x":0,"# + member + tail, #"{"x":0,"# + member + "}", "{" + member + tail,
+          "[{" + member + "}]",
+        ] {
+          let bytes = Array(line.utf8)
+          let expected = referenceVerdict(bytes)
+          let actual = fastVerdict(bytes, tokenizer: &tokenizer)
+          if actual != expected {
+            Issue.record("\(line): \(actual) != \(expected)")
+            return
+          }
+          compared += 1
+        }
+      }
+    }
+    #expect(compared > 20_000)
+  }
+
   @Test func agreesWithTheReferenceOnNumbersOfEveryLength() {
     var tokenizer = JSONTokenizer()
     for digits in 1..<40 {
