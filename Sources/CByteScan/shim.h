@@ -55,16 +55,19 @@ static inline __m128i pt_quote_backslash_lanes(__m128i bytes) {
   return _mm_or_si128(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('"')),
                       _mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\')));
 }
+
+/// All ones in the lanes of `bytes` that hold a quote, a backslash, a control byte or a
+/// non-ASCII byte: as signed bytes, control and non-ASCII bytes are exactly those below 0x20.
+static inline __m128i pt_string_special_lanes(__m128i bytes) {
+  return _mm_or_si128(pt_quote_backslash_lanes(bytes), _mm_cmplt_epi8(bytes, _mm_set1_epi8(0x20)));
+}
 #endif
 
 /// Bit i is set when byte i of the 16 at `p` is a quote, a backslash, a control byte
 /// (0x00...0x1F) or a non-ASCII byte (0x80...0xFF). The 16 bytes must be readable.
 static inline uint32_t pt_string_specials16(const uint8_t *p) {
 #if defined(__SSE2__)
-  __m128i bytes = _mm_loadu_si128((const __m128i *)p);
-  // As signed bytes, control and non-ASCII bytes are exactly those below 0x20.
-  __m128i low = _mm_cmplt_epi8(bytes, _mm_set1_epi8(0x20));
-  return (uint32_t)_mm_movemask_epi8(_mm_or_si128(pt_quote_backslash_lanes(bytes), low));
+  return (uint32_t)_mm_movemask_epi8(pt_string_special_lanes(_mm_loadu_si128((const __m128i *)p)));
 #else
   return pt_mask16_where(p, pt_is_string_special);
 #endif
@@ -78,21 +81,15 @@ static inline uint64_t pt_quotes_specials32(const uint8_t *p) {
   __m128i first = _mm_loadu_si128((const __m128i *)p);
   __m128i second = _mm_loadu_si128((const __m128i *)(p + 16));
   __m128i quote = _mm_set1_epi8('"');
-  __m128i space = _mm_set1_epi8(0x20);
   uint64_t quotes = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(first, quote)) |
                     (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(second, quote)) << 16;
-  uint64_t specials =
-      (uint32_t)_mm_movemask_epi8(
-          _mm_or_si128(pt_quote_backslash_lanes(first), _mm_cmplt_epi8(first, space))) |
-      (uint32_t)_mm_movemask_epi8(
-          _mm_or_si128(pt_quote_backslash_lanes(second), _mm_cmplt_epi8(second, space)))
-          << 16;
+  uint64_t specials = (uint32_t)_mm_movemask_epi8(pt_string_special_lanes(first)) |
+                      (uint32_t)_mm_movemask_epi8(pt_string_special_lanes(second)) << 16;
   return quotes | specials << 32;
 #else
   uint64_t quotes = (uint64_t)pt_mask16_where(p, pt_is_quote) |
                     (uint64_t)pt_mask16_where(p + 16, pt_is_quote) << 16;
-  uint64_t specials = (uint64_t)pt_mask16_where(p, pt_is_string_special) |
-                      (uint64_t)pt_mask16_where(p + 16, pt_is_string_special) << 16;
+  uint64_t specials = (uint64_t)pt_string_specials16(p) | (uint64_t)pt_string_specials16(p + 16) << 16;
   return quotes | specials << 32;
 #endif
 }
