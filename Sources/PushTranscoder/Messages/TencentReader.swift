@@ -147,11 +147,11 @@ enum TencentReader {
       elements.pieces.append(desc)
     } else {
       let directory = options.directory
-      let nickname = sender.flatMap { directory.nickname(of: $0) }
-      let groupName = groupID.flatMap { directory.groupName(of: $0) }
-      if nickname != nil || groupName != nil {
-        notice.untitledBody = NoticeText.tencentDisplay(
-          elements.pieces, nickname: nickname, groupName: groupName)
+      if let display = NoticeText.tencentDisplay(
+        elements.pieces, nickname: sender.flatMap { directory.nickname(of: $0) },
+        groupName: groupID.flatMap { directory.groupName(of: $0) })
+      {
+        notice.untitledPieces = display
       }
     }
     // 2. With OfflinePushInfo, the custom element's Ext and Sound are ignored.

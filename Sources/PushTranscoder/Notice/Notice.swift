@@ -153,12 +153,13 @@ package struct Notice {
   /// body is explicit or no name is known.
   package var untitledBody: [StringSlice] {
     get { untitledPieces ?? body }
-    set { untitledPieces = newValue }
+    // The same pieces as `body` (both empty included) make the untitled body `body` itself.
+    set { untitledPieces = Self.samePieces(newValue, body) ? nil : newValue }
   }
   /// `untitledBody` when it is not `body` itself; nil when it is. The readers leave it nil for
   /// the usual message, so the two never share one array's storage (which would cost a retain
   /// when set and a release when the next line empties `body`).
-  package var untitledPieces: [StringSlice]? = nil
+  package internal(set) var untitledPieces: [StringSlice]? = nil
   /// For vendors that require a title (SPEC 4): the sender's nickname (C2C) or the group's name
   /// (group) from the directory, else `--default-title` (or its locale default).
   package var fallbackTitle: StringSlice
@@ -214,10 +215,9 @@ package struct Notice {
     self.recipients = []
     self.groups = []
     self.body = body
-    // The same pieces as `body` (both empty included) make the untitled body `body` itself.
-    self.untitledPieces = Self.samePieces(untitledBody, body) ? nil : untitledBody
     self.fallbackTitle = fallbackTitle
     self.fixedLineHash = lineHash
+    self.untitledBody = untitledBody
   }
 
   /// Makes this notice equal to `Notice(dialect:body: [], untitledBody: [], fallbackTitle:

@@ -132,10 +132,9 @@ extension Notice {
     map(&sender)
     map(&easemobMessageID)
     map(&title)
-    // An untitled body of the same pieces as `body` becomes `body` itself (nil
-    // `untitledPieces`), so that the per-line memo still sees one text, and `body` is
-    // rewritten in place, not copied.
-    if let untitled = untitledPieces, Self.samePieces(untitled, body) { untitledPieces = nil }
+    // An untitled body that is `body` itself (nil `untitledPieces`, as every write of
+    // `untitledBody` with the same pieces leaves it) is rewritten once, with `body`, in place:
+    // the per-line memo still sees one text.
     map(&body)
     if untitledPieces != nil { map(&untitledPieces!) }
     map(&fallbackTitle)

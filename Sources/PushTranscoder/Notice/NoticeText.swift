@@ -49,30 +49,31 @@ package enum NoticeText {
   static var openParenthesis: StringSlice { StringSlice("(") }
   static var closeParenthesisColon: StringSlice { StringSlice("):") }
 
-  /// `body` with the Tencent display prefix (SPEC 3.1): `nick:`, `nick(gname):`, `(gname):`,
-  /// or nothing when neither name is known. `groupName` is nil for C2C messages.
+  /// `body` with the Tencent display prefix (SPEC 3.1): `nick:`, `nick(gname):`, `(gname):`;
+  /// nil when neither name is known, since the untitled body is then `body` itself (no array
+  /// is built). `groupName` is nil for C2C messages. Inlined: most lines know no name, and
+  /// for them this is two compares, not a call.
+  @inline(__always)
   package static func tencentDisplay(
+    _ body: [StringSlice], nickname: StringSlice?, groupName: StringSlice?
+  ) -> [StringSlice]? {
+    if nickname == nil && groupName == nil { return nil }
+    return prefixed(body, nickname: nickname, groupName: groupName)
+  }
+
+  /// `tencentDisplay` when at least one name is known.
+  private static func prefixed(
     _ body: [StringSlice], nickname: StringSlice?, groupName: StringSlice?
   ) -> [StringSlice] {
     var parts: [StringSlice] = []
-    switch (nickname, groupName) {
-    case (nil, nil):
-      return body
-    case (let nick?, nil):
-      parts.reserveCapacity(body.count + 2)
-      parts.append(nick)
+    parts.reserveCapacity(body.count + 4)
+    if let nickname { parts.append(nickname) }
+    if let groupName {
+      parts.append(openParenthesis)
+      parts.append(groupName)
+      parts.append(closeParenthesisColon)
+    } else {
       parts.append(colon)
-    case (let nick?, let group?):
-      parts.reserveCapacity(body.count + 4)
-      parts.append(nick)
-      parts.append(openParenthesis)
-      parts.append(group)
-      parts.append(closeParenthesisColon)
-    case (nil, let group?):
-      parts.reserveCapacity(body.count + 3)
-      parts.append(openParenthesis)
-      parts.append(group)
-      parts.append(closeParenthesisColon)
     }
     parts.append(contentsOf: body)
     return parts

@@ -9,13 +9,18 @@ import Testing
     let nick = StringSlice("Nick")
     let group = StringSlice("Team")
     #expect(
-      text(NoticeText.tencentDisplay(body, nickname: nick, groupName: nil)) == "Nick:a[Image]")
+      text(NoticeText.tencentDisplay(body, nickname: nick, groupName: nil) ?? []) == "Nick:a[Image]"
+    )
     #expect(
-      text(NoticeText.tencentDisplay(body, nickname: nick, groupName: group))
+      text(NoticeText.tencentDisplay(body, nickname: nick, groupName: group) ?? [])
         == "Nick(Team):a[Image]")
     #expect(
-      text(NoticeText.tencentDisplay(body, nickname: nil, groupName: group)) == "(Team):a[Image]")
-    #expect(text(NoticeText.tencentDisplay(body, nickname: nil, groupName: nil)) == "a[Image]")
+      text(NoticeText.tencentDisplay(body, nickname: nil, groupName: group) ?? [])
+        == "(Team):a[Image]")
+    // No name: no prefix, and no array (the untitled body is the body itself).
+    #expect(
+      text(NoticeText.tencentDisplay(body, nickname: nil, groupName: nil) ?? body) == "a[Image]")
+    #expect(NoticeText.tencentDisplay(body, nickname: nil, groupName: nil) == nil)
   }
 
   @Test func easemobSummary() {
