@@ -151,7 +151,7 @@ enum TencentReader {
         elements.pieces, nickname: sender.flatMap { directory.nickname(of: $0) },
         groupName: groupID.flatMap { directory.groupName(of: $0) })
       {
-        notice.untitledPieces = display
+        notice.untitledBody = display
       }
     }
     // 2. With OfflinePushInfo, the custom element's Ext and Sound are ignored.

@@ -158,7 +158,8 @@ package struct Notice {
   }
   /// `untitledBody` when it is not `body` itself; nil when it is. The readers leave it nil for
   /// the usual message, so the two never share one array's storage (which would cost a retain
-  /// when set and a release when the next line empties `body`).
+  /// when set and a release when the next line empties `body`). Written only through
+  /// `untitledBody`'s setter, by `recycle` and by the canonicalizer's rewrite of its slices.
   package internal(set) var untitledPieces: [StringSlice]? = nil
   /// For vendors that require a title (SPEC 4): the sender's nickname (C2C) or the group's name
   /// (group) from the directory, else `--default-title` (or its locale default).
