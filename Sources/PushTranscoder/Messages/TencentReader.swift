@@ -240,27 +240,32 @@ enum TencentReader {
     // at most the tape's count.
     var element = body + 1
     let end = Int(document.tokens[body].next)
+    // The tables read once, not once per element: each read of a `static let` is a call that
+    // checks its one-time initialisation.
+    let elementTable = Self.elementTable
+    let elementTypeTable = Self.elementTypeTable
+    let contentTable = Self.contentTable
     while element < end {
       let position = elements.count
       // Paths are built only on error (autoclosures): no allocation per element.
       guard document.kind(element) == .object else {
         throw fields.wrongType("MsgBody[\(position)]", element, expected: "an object")
       }
-      let members = document.collectMembers(element, Self.elementTable)
+      let members = document.collectMembers(element, elementTable)
       let type = try fields.requiredString(value: members[0], "MsgBody[\(position)].MsgType")
-      let kind = Self.elementTypeTable.slot(of: type).flatMap(ElementType.init(rawValue:))
+      let kind = elementTypeTable.slot(of: type).flatMap(ElementType.init(rawValue:))
       var isCustom = false
       if kind == .text {
         let content = try fields.requiredObject(
           value: members[1], "MsgBody[\(position)].MsgContent")
-        let text = document.collectMembers(content, Self.contentTable)
+        let text = document.collectMembers(content, contentTable)
         elements.pieces.append(
           try fields.requiredString(value: text[0], "MsgBody[\(position)].MsgContent.Text"))
       } else if kind == .custom {
         let content = try fields.requiredObject(
           value: members[1], "MsgBody[\(position)].MsgContent")
         isCustom = true
-        let custom = document.collectMembers(content, Self.contentTable)
+        let custom = document.collectMembers(content, contentTable)
         let desc = try fields.string(value: custom[1], "MsgBody[\(position)].MsgContent.Desc")
         let ext = try fields.string(value: custom[2], "MsgBody[\(position)].MsgContent.Ext")
         let sound = try fields.string(value: custom[3], "MsgBody[\(position)].MsgContent.Sound")
