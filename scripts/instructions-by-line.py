@@ -45,11 +45,15 @@ def options(argv):
             index += 1
     if not rest:
         corpus = os.path.join(WORK, "corpus-8.ndjson")
-        if not os.path.exists(corpus):
+        # As `scripts/instructions.sh` does (`[ -s ]`): an empty file counts as missing, and a
+        # generator that fails leaves no file behind.
+        if not os.path.exists(corpus) or os.path.getsize(corpus) == 0:
             os.makedirs(WORK, exist_ok=True)
-            with open(corpus, "w") as out:
+            partial = corpus + ".partial"
+            with open(partial, "w") as out:
                 subprocess.run(["python3", os.path.join(PROJECT, "../shared/bench/gen_corpus.py"),
                                 "1", "8"], stdout=out, check=True)
+            os.replace(partial, corpus)
         rest = [corpus, "-o", "-", "--threads", "1"]
     return top, inside, rest
 
