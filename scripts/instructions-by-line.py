@@ -16,7 +16,8 @@ Usage (from the project root, after `swift build -c release --product push-trans
 ARGUMENTS are push-transcode's (default: the 8 MB instruction corpus of
 `scripts/instructions.sh`, `-o - --threads 1`, every vendor). `--inside TEXT` names the
 source file or pseudo-file whose instructions the third table splits by function (default
-`compiler-generated`).
+`compiler-generated`). `--within TEXT` adds a fourth table: the instructions of the functions
+whose name holds TEXT, by source line (innermost frame, then the frame it was inlined into).
 """
 import bisect
 import collections
@@ -31,7 +32,7 @@ PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def options(argv):
-    top, inside, rest = 40, "compiler-generated", []
+    top, inside, within, rest = 40, "compiler-generated", None, []
     index = 0
     while index < len(argv):
         if argv[index] == "--top":
@@ -39,6 +40,9 @@ def options(argv):
             index += 2
         elif argv[index] == "--inside":
             inside = argv[index + 1]
+            index += 2
+        elif argv[index] == "--within":
+            within = argv[index + 1]
             index += 2
         else:
             rest.append(argv[index])
@@ -55,7 +59,7 @@ def options(argv):
                                 "1", "8"], stdout=out, check=True)
             os.replace(partial, corpus)
         rest = [corpus, "-o", "-", "--threads", "1"]
-    return top, inside, rest
+    return top, inside, within, rest
 
 
 def self_costs(profile, object_name):
@@ -131,7 +135,7 @@ def functions(binary):
 
 
 def main():
-    top, inside, arguments = options(sys.argv[1:])
+    top, inside, within, arguments = options(sys.argv[1:])
     binary = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=PROJECT,
                             capture_output=True, text=True, check=True).stdout.strip()
     binary += "/push-transcode"
@@ -154,12 +158,17 @@ def main():
     by_line = collections.Counter()
     by_function = collections.Counter()
     inside_by_function = collections.Counter()
+    within_by_line = collections.Counter()
     for address, cost in costs.items():
-        innermost = (lines.get(address) or ["?"])[0]
+        frames = lines.get(address) or ["?"]
+        innermost = frames[0]
+        function = function_of(address)
         by_line[innermost] += cost
-        by_function[function_of(address)] += cost
+        by_function[function] += cost
         if inside in innermost:
-            inside_by_function[function_of(address)] += cost
+            inside_by_function[function] += cost
+        if within is not None and within in function:
+            within_by_line[" < ".join(frames[:2])] += cost
 
     def table(title, counter):
         print(f"\n{title}\n| instructions | share | where |\n| ---: | ---: | --- |")
@@ -171,6 +180,9 @@ def main():
     table("By source line (innermost frame):", by_line)
     table("By function (after inlining):", by_function)
     table(f"Instructions from `{inside}`, by function:", inside_by_function)
+    if within is not None:
+        table(f"Instructions of the functions named `{within}`, by source line (innermost < "
+              "outer frame):", within_by_line)
 
 
 if __name__ == "__main__":
