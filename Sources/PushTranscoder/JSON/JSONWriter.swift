@@ -231,6 +231,7 @@ package struct JSONWriter: ~Copyable, @unchecked Sendable {
 
   /// Appends a decimal integer.
   package mutating func integer(_ value: Int) {
+    if value >= 0 && value < 100_000_000 { return eightDigitsOrFewer(UInt64(value)) }
     // The magnitude as unsigned: `-Int.min` does not fit in an Int. 20 digits and a sign.
     var magnitude = value.magnitude
     var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
@@ -264,6 +265,36 @@ package struct JSONWriter: ~Copyable, @unchecked Sendable {
       }
       raw(UnsafeBufferPointer(rebasing: scratch.bindMemory(to: UInt8.self)[start...]))
     }
+  }
+
+  /// `integer` for `0 ..< 100_000_000` (line numbers, lengths, badges): the eight decimal digits
+  /// computed side by side in one 64-bit word, a digit a byte, the most significant first in
+  /// memory, then stored in one unaligned store and committed without the leading zeros.
+  ///
+  /// Each step splits every lane of the word in two: two 32-bit lanes (`value / 10_000` and
+  /// `value % 10_000`), four 16-bit lanes (÷ 100), eight bytes (÷ 10). A lane's quotient is a
+  /// multiply and a shift (`x * 5243 >> 19` is `x / 100` for `x < 10_000`, `x * 103 >> 10` is
+  /// `x / 10` for `x < 100`); no product leaves its lane (under 2^27 in 32 bits, under 2^14 in
+  /// 16), and the mask after each shift drops the bits the next lane's product shifted in.
+  @inline(__always)
+  mutating func eightDigitsOrFewer(_ value: UInt64) {
+    // Safe because value < 10^8: every product below stays inside its lane as stated above,
+    // and a remainder `x - q * d` is at least 0 (q = x / d), so the wrapping operations never
+    // wrap.
+    var word = value / 10_000 | (value % 10_000) << 32
+    let hundreds = (word &* 5243) >> 19 & 0x0000_007F_0000_007F
+    word = hundreds | (word &- hundreds &* 100) << 16
+    let tens = (word &* 103) >> 10 & 0x000F_000F_000F_000F
+    word = tens | (word &- tens &* 10) << 8
+    // The leading zero digits are the low zero bytes; zero itself keeps its one digit.
+    let leadingZeros = Swift.min(word.trailingZeroBitCount >> 3, 7)
+    let digits = (word | 0x3030_3030_3030_3030) >> UInt64(leadingZeros << 3)
+    // Safe because `reserve(8)` makes room for the 8 bytes stored; only the `8 - leadingZeros`
+    // digits are committed, and the bytes past them are overwritten by the next append.
+    let out = UnsafeMutableRawPointer(reserve(8))
+    let end = count &+ (8 &- leadingZeros)
+    out.storeBytes(of: digits.littleEndian, as: UInt64.self)
+    count = end
   }
 
   /// Appends `"content"` in canonical form.

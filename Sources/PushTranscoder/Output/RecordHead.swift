@@ -66,10 +66,11 @@ struct RecordHead: ~Copyable {
   private mutating func appendCopy(of range: Range<Int>) {
     precondition(range.lowerBound >= 0 && range.upperBound <= scratch.count)
     // Safe because `reserve` makes room first (it may move the buffer, so the source is taken
-    // after it), and `range` lies inside the written bytes, before the room it made.
-    let target = scratch.reserve(range.count)
-    target.update(from: scratch.buffer.baseAddress! + range.lowerBound, count: range.count)
-    scratch.advance(by: range.count)
+    // after it; the append then has room and moves nothing), and `range` lies inside the
+    // written bytes, before the room it made. The copies are short (the line number, the
+    // recipients): `rawHeadPart`'s inline moves, not a call to memmove.
+    _ = scratch.reserve(range.count)
+    scratch.rawHeadPart(UnsafeBufferPointer(rebasing: scratch.buffer[range]))
   }
 
   /// `force`, `template` and `,"payload":`, the last keys of every record head.

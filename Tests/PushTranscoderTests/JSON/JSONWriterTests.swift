@@ -191,6 +191,32 @@ struct JSONWriterOwnershipTests {
     }
   }
 
+  /// The eight-digit fast path (`eightDigitsOrFewer`, below 10^8) at every value below 10^5,
+  /// at each side of every power of ten up to 10^9, and after other bytes (its one 8-byte store
+  /// writes past the digits it commits).
+  @Test func valuesBelowAHundredMillionAreWrittenInDecimal() {
+    var values = Array(0..<100_000)
+    for digits in 5...9 {
+      let power = pow10(digits)
+      values += [power - 2, power - 1, power, power + 1, power / 2, power - power / 10]
+    }
+    values += [12_345_678, 98_765_432, 10_000_001, 99_999_999, 1_000_000, 50_000_005]
+    var writer = JSONWriter()
+    for value in values {
+      writer.removeAll()
+      writer.raw("[")
+      writer.integer(value)
+      writer.raw(",")
+      writer.integer(value)
+      writer.raw("]")
+      let expected = "[\(value),\(value)]"
+      if String(decoding: writer.bytes, as: UTF8.self) != expected {
+        Issue.record("\(value): \(String(decoding: writer.bytes, as: UTF8.self))")
+        return
+      }
+    }
+  }
+
   private func pow10(_ exponent: Int) -> Int {
     (0..<exponent).reduce(1) { product, _ in product * 10 }
   }
