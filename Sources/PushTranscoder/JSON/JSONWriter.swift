@@ -191,18 +191,41 @@ package struct JSONWriter: ~Copyable, @unchecked Sendable {
     count = end
   }
 
-  /// `raw(_:)` for the parts of record heads (some 30 to 90 bytes each, twice per record):
-  /// up to 64 bytes with 16-byte moves instead of a call to memcpy. Kept apart from `raw`, whose
-  /// every call site would otherwise grow and stop being inlined.
+  /// `raw(_:)` for the parts of record heads (some 30 to 120 bytes each, twice per record: the
+  /// prefix holds the source's path): up to 128 bytes with 16-byte moves instead of a call to
+  /// memcpy. Kept apart from `raw`, whose every call site would otherwise grow and stop being
+  /// inlined.
   @inline(__always)
   mutating func rawHeadPart(_ buffer: UnsafeBufferPointer<UInt8>) {
     let n = buffer.count
-    guard n > 16 && n <= 64 else { return raw(buffer) }
-    // Safe because `reserve` made room for `n` bytes and `buffer` holds `n` (17 to 64) bytes:
+    guard n > 16 && n <= 128 else { return raw(buffer) }
+    // Safe because `reserve` made room for `n` bytes and `buffer` holds `n` (17 to 128) bytes:
     // every move below stays inside both ranges.
     let out = UnsafeMutableRawPointer(reserve(n))
     let end = count &+ n
     let source = UnsafeRawPointer(buffer.baseAddress!)
+    if n > 64 {
+      // Four blocks from the start and four that end at the end; they overlap when n < 128.
+      // Safe because 64 < n <= 128: offsets 0 to 63 and n - 64 to n - 1 lie inside both ranges.
+      let a = source.loadUnaligned(as: SIMD16<UInt8>.self)
+      let b = source.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self)
+      let c = source.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt8>.self)
+      let d = source.loadUnaligned(fromByteOffset: 48, as: SIMD16<UInt8>.self)
+      let e = source.loadUnaligned(fromByteOffset: n - 64, as: SIMD16<UInt8>.self)
+      let f = source.loadUnaligned(fromByteOffset: n - 48, as: SIMD16<UInt8>.self)
+      let g = source.loadUnaligned(fromByteOffset: n - 32, as: SIMD16<UInt8>.self)
+      let h = source.loadUnaligned(fromByteOffset: n - 16, as: SIMD16<UInt8>.self)
+      out.storeBytes(of: a, as: SIMD16<UInt8>.self)
+      out.storeBytes(of: b, toByteOffset: 16, as: SIMD16<UInt8>.self)
+      out.storeBytes(of: c, toByteOffset: 32, as: SIMD16<UInt8>.self)
+      out.storeBytes(of: d, toByteOffset: 48, as: SIMD16<UInt8>.self)
+      out.storeBytes(of: e, toByteOffset: n - 64, as: SIMD16<UInt8>.self)
+      out.storeBytes(of: f, toByteOffset: n - 48, as: SIMD16<UInt8>.self)
+      out.storeBytes(of: g, toByteOffset: n - 32, as: SIMD16<UInt8>.self)
+      out.storeBytes(of: h, toByteOffset: n - 16, as: SIMD16<UInt8>.self)
+      count = end
+      return
+    }
     let first = source.loadUnaligned(as: SIMD16<UInt8>.self)
     let last = source.loadUnaligned(fromByteOffset: n - 16, as: SIMD16<UInt8>.self)
     if n > 32 {

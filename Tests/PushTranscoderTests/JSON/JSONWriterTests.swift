@@ -167,6 +167,31 @@ struct JSONWriterOwnershipTests {
   }
 }
 
+/// `JSONWriter.rawHeadPart` (the record heads' shared parts) copies every length exactly: the
+/// byte loop up to 16, two or four overlapping 16-byte moves up to 64, eight up to 128 (a
+/// source path makes the prefix that long), `raw` beyond; after other bytes, so the moves start
+/// unaligned.
+@Suite struct JSONWriterHeadPartTests {
+  @Test func everyLengthIsCopiedExactly() {
+    let source = (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 1) }
+    var writer = JSONWriter(capacity: 64)
+    for length in 0...200 {
+      for lead in [0, 1, 5] {
+        writer.removeAll()
+        writer.raw(Array(repeating: UInt8(ascii: "x"), count: lead))
+        source.withUnsafeBufferPointer { bytes in
+          writer.rawHeadPart(UnsafeBufferPointer(rebasing: bytes[3..<(3 + length)]))
+        }
+        writer.byte(UInt8(ascii: "!"))
+        let expected =
+          Array(repeating: UInt8(ascii: "x"), count: lead) + source[3..<(3 + length)]
+          + [UInt8(ascii: "!")]
+        #expect(writer.bytes == expected, "length \(length), after \(lead) bytes")
+      }
+    }
+  }
+}
+
 /// `JSONWriter.integer` (record heads' line numbers, badges, lengths) writes what `String(_:)`
 /// writes, at every digit count and both signs, two digits per division included.
 @Suite struct JSONWriterIntegerTests {
