@@ -37,12 +37,9 @@ package enum PushText {
     // The common case inline (a slice copied as it is): the vendors write some twenty texts
     // per message, and a call for each cost more than the copy.
     if case .slice(let slice) = self, slice.isCanonical {
-      writer.byte(ASCII.quote)
-      let start = writer.count
-      writer.raw(slice.rawBytes)
-      let end = writer.count
-      writer.byte(ASCII.quote)
-      return start..<end
+      let start = writer.count &+ 1
+      writer.quoted(slice.rawBytes)
+      return start..<(writer.count &- 1)
     }
     return writeAnyCase(into: &writer)
   }

@@ -163,9 +163,32 @@ package struct JSONWriter: ~Copyable, @unchecked Sendable {
     // `count` is then stored once and never reloaded, so the next append reads it from a
     // register instead of waiting on a store-to-load round trip through memory.
     let end = count &+ n
-    let source = UnsafeRawPointer(buffer.baseAddress!)
-    // Short copies (keys, names, numbers) without a call to memcpy: two overlapping loads and
-    // stores that stay inside both ranges.
+    Self.copy(UnsafeRawPointer(buffer.baseAddress!), n, to: out)
+    count = end
+  }
+
+  /// Appends `"` + `content` + `"`: one capacity check for the three (a string value is the
+  /// most frequent append of a record after punctuation).
+  @inline(__always)
+  mutating func quoted(_ content: UnsafeBufferPointer<UInt8>) {
+    let n = content.count
+    // Safe because `reserve` made room for the `n + 2` bytes stored below, and `content` holds
+    // `n` bytes (read only when n > 0, where its base address exists).
+    let out = UnsafeMutableRawPointer(reserve(n &+ 2))
+    let end = count &+ n &+ 2
+    out.storeBytes(of: ASCII.quote, as: UInt8.self)
+    if n > 0 { Self.copy(UnsafeRawPointer(content.baseAddress!), n, to: out + 1) }
+    out.storeBytes(of: ASCII.quote, toByteOffset: n &+ 1, as: UInt8.self)
+    count = end
+  }
+
+  /// Copies `n > 0` bytes from `source` to `out` (which do not overlap). Short copies (keys,
+  /// names, numbers) go without a call to memcpy: two overlapping loads and stores that stay
+  /// inside both ranges.
+  @inline(__always)
+  private static func copy(_ source: UnsafeRawPointer, _ n: Int, to out: UnsafeMutableRawPointer) {
+    // Safe because the caller guarantees `n` readable bytes at `source` and `n` writable at
+    // `out`; every load and store below lies inside the first `n` bytes of each.
     switch n {
     case 1...3:
       out.storeBytes(of: source.load(as: UInt8.self), as: UInt8.self)
@@ -188,7 +211,6 @@ package struct JSONWriter: ~Copyable, @unchecked Sendable {
     default:
       out.copyMemory(from: source, byteCount: n)
     }
-    count = end
   }
 
   /// `raw(_:)` for the parts of record heads (some 30 to 120 bytes each, twice per record: the
@@ -324,9 +346,13 @@ package struct JSONWriter: ~Copyable, @unchecked Sendable {
   /// Appends `"content"` in canonical form.
   @inline(__always)
   package mutating func string(_ slice: StringSlice) {
-    byte(ASCII.quote)
-    stringContent(slice)
-    byte(ASCII.quote)
+    if slice.isCanonical {
+      quoted(slice.rawBytes)
+    } else {
+      byte(ASCII.quote)
+      appendReescaped(slice.rawBytes)
+      byte(ASCII.quote)
+    }
   }
 
   /// `string(_:)` for a text outside the body of a budgeted payload that can be longer than

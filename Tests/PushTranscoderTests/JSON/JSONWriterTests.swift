@@ -192,6 +192,37 @@ struct JSONWriterOwnershipTests {
   }
 }
 
+/// `JSONWriter.string` and `PushText.write` put a canonical slice and its two quotes in place
+/// with one capacity check (`quoted`): every length, after a few bytes already written, in a
+/// writer small enough to grow on the way, and the content range `write` reports.
+@Suite struct JSONWriterQuotedTests {
+  @Test func everyLengthIsQuotedExactly() {
+    let source = (0..<300).map { UInt8(ascii: "a") + UInt8(truncatingIfNeeded: $0 % 26) }
+    for length in 0...200 {
+      for lead in [0, 1, 5, 62, 63] {
+        source.withUnsafeBufferPointer { bytes in
+          let slice = StringSlice(
+            pointer: bytes.baseAddress! + 3, count: length, hasEscapes: false)
+          let expected =
+            Array(repeating: UInt8(ascii: "x"), count: lead) + [UInt8(ascii: "\"")]
+            + source[3..<(3 + length)] + [UInt8(ascii: "\""), UInt8(ascii: "!")]
+          var viaString = JSONWriter(capacity: 64)
+          viaString.raw(Array(repeating: UInt8(ascii: "x"), count: lead))
+          viaString.string(slice)
+          viaString.byte(UInt8(ascii: "!"))
+          #expect(viaString.bytes == expected, "string, length \(length), after \(lead) bytes")
+          var viaText = JSONWriter(capacity: 64)
+          viaText.raw(Array(repeating: UInt8(ascii: "x"), count: lead))
+          let range = PushText.slice(slice).write(into: &viaText)
+          viaText.byte(UInt8(ascii: "!"))
+          #expect(viaText.bytes == expected, "write, length \(length), after \(lead) bytes")
+          #expect(range == (lead + 1)..<(lead + 1 + length), "range, length \(length)")
+        }
+      }
+    }
+  }
+}
+
 /// `JSONWriter.integer` (record heads' line numbers, badges, lengths) writes what `String(_:)`
 /// writes, at every digit count and both signs, two digits per division included.
 @Suite struct JSONWriterIntegerTests {
