@@ -167,8 +167,8 @@ package struct JSONWriter: ~Copyable, @unchecked Sendable {
     count = end
   }
 
-  /// Appends `"` + `content` + `"`: one capacity check for the three (a string value is the
-  /// most frequent append of a record after punctuation).
+  /// Appends `"` + `content` + `"` with one capacity check for the three (`string(_:)` and
+  /// `PushText.write` for canonical text: several times in every record).
   @inline(__always)
   mutating func quoted(_ content: UnsafeBufferPointer<UInt8>) {
     let n = content.count
@@ -346,13 +346,13 @@ package struct JSONWriter: ~Copyable, @unchecked Sendable {
   /// Appends `"content"` in canonical form.
   @inline(__always)
   package mutating func string(_ slice: StringSlice) {
-    if slice.isCanonical {
-      quoted(slice.rawBytes)
-    } else {
+    guard slice.isCanonical else {
       byte(ASCII.quote)
-      appendReescaped(slice.rawBytes)
+      stringContent(slice)
       byte(ASCII.quote)
+      return
     }
+    quoted(slice.rawBytes)
   }
 
   /// `string(_:)` for a text outside the body of a budgeted payload that can be longer than
