@@ -27,6 +27,10 @@ package struct LineProcessor: ~Copyable {
   package var canonicalizedNotices: Int { canonicalizer.preparedNotices }
   /// The current line's hash when the caller computed it.
   private var lineHash: UInt64? = nil
+  /// The notices read so far that have no key: those whose vivo `requestId` is the line's hash
+  /// (SPEC 9 [4]), counted only when `wantsLineHashes`. The worker reads it to decide whether to
+  /// hash lines ahead.
+  package private(set) var keylessNotices = 0
   /// The notice the message reader fills, line after line (`Notice.recycle` keeps its arrays'
   /// storage). Its slices point into the current line only while that line is processed.
   private var notice = Notice(
@@ -51,6 +55,7 @@ package struct LineProcessor: ~Copyable {
     self.messageOptions = MessageOptions(
       locale: options.locale, display: options.display, defaultTitle: options.defaultTitle,
       directory: directory)
+    self.wantsLineHashes = !options.validateOnly && options.vendors.contains(where: \.hashesLines)
   }
 
   /// A generous estimate of the record bytes `input` bytes of lines produce: a payload is
@@ -61,9 +66,7 @@ package struct LineProcessor: ~Copyable {
 
   /// True when a selected vendor reads line hashes (`PushVendor.hashesLines`): the caller may
   /// then pass each line's FNV-1a hash to `process`, computed in bulk.
-  package var wantsLineHashes: Bool {
-    !options.validateOnly && vendors.contains(where: \.hashesLines)
-  }
+  package let wantsLineHashes: Bool
 
   /// Processes one line (without its terminator) into `output`. `lineHash`, when given, is
   /// `FNV1a.hash(line)`, computed by the caller.
@@ -120,6 +123,7 @@ package struct LineProcessor: ~Copyable {
       rejectLine(
         &output, number: number, offset: 0, reason: .notAMessage, detail: detail, raw: original)
     case .notice:
+      if wantsLineHashes && Notice.present(notice.key) == nil { keylessNotices &+= 1 }
       if let lineHash { notice.lineHash = lineHash }
       // With several vendors, or several records (a send to many recipients or groups),
       // resolve escapes once instead of once per vendor and record: a vendor writes the same

@@ -213,6 +213,47 @@ import Testing
     let again = worker.process(.lines(batch), sequence: 1)
     #expect(Array(again.main.bytes) == Array(byLine.main.bytes))
   }
+
+  /// Only keyless messages read their line's hash (vivo `requestId`), so a worker stops hashing
+  /// lines ahead after a window of keyed ones and lets a keyless line's notice hash its line
+  /// alone, then hashes ahead again after a window of keyless ones. Blocks of keyed and keyless
+  /// lines, each longer than a window, with a few of the other kind inside, render what
+  /// line-by-line processing with each line's own hash renders.
+  @Test func keyedWindowsSkipTheHashAndRenderTheSameBytes() {
+    let window = LineWindow.capacity
+    let lineCount = window * 6 + 7
+    let keyed = { (index: Int) -> Bool in
+      let inKeyedBlock = (index / (window * 2)) % 2 == 0
+      return index % 17 == 3 ? !inKeyedBlock : inKeyedBlock
+    }
+    let batch = Lines(
+      storage: (0..<lineCount).map { index in
+        let key = keyed(index) ? #""MsgKey":"k\#(index)","# : ""
+        return Array(
+          #"{\#(key)"From_Account":"a","To_Account":"b","MsgBody":[{"MsgType":"TIMTextElem","MsgContent":{"Text":"line \#(index)"}}]}"#
+            .utf8)
+      })
+    let worker = Worker(
+      queue: DispatchQueue(label: "test"),
+      processor: LineProcessor(options: TranscodeOptions(), directory: NameDirectory()))
+    #expect(worker.hashesLinesAhead)
+    let windowed = worker.process(.lines(batch), sequence: 0)
+    var processor = LineProcessor(options: TranscodeOptions(), directory: NameDirectory())
+    var byLine = ChunkOutput(sequence: 0, source: batch.source)
+    batch.forEachLine { line, number in
+      processor.process(line: line, number: number, lineHash: FNV1a.hash(line), into: &byLine)
+    }
+    #expect(Array(windowed.main.bytes) == Array(byLine.main.bytes))
+    #expect(windowed.stats == byLine.stats)
+    #expect(byLine.stats.records[VendorID.vivo.rawValue] == lineCount)
+    // The last window, nearly all keyless, came after a keyed one (so its notices hashed their
+    // lines themselves): the next window is hashed ahead again.
+    #expect(worker.hashesLinesAhead)
+    // A keyed batch after it: the worker stops hashing ahead once a keyed window has passed.
+    let keyedBatch = Lines(storage: Array(batch.storage[0..<(window * 2)]))
+    _ = worker.process(.lines(keyedBatch), sequence: 1)
+    #expect(!worker.hashesLinesAhead)
+  }
 }
 
 /// The run's time counts the sink's finish (a batch run's last flushes and its manifest): a
