@@ -2,13 +2,90 @@
 ///
 /// Order (SPEC 9): type checks → recipients → any `cmd` body (`command-message`) →
 /// `em_ignore_notification` (`ignore-notification`) → `em_push_content` → `empty-text`.
+///
+/// Each object's members are found in one pass over its keys (`JSONDocument.collectMembers`
+/// with the tables below), not by a scan per field: `ext` alone is asked for six members and
+/// `em_apns_ext` for eight. The fields are then checked in the order the SPEC's precedence
+/// needs, from the slots.
 enum EasemobReader {
+  /// The root object's members, found in one pass; also what tells the two shapes apart.
+  struct Root {
+    let slots: MemberSlots
+
+    init(_ document: JSONDocument, _ root: Int) {
+      slots = document.collectMembers(root, EasemobReader.rootTable)
+    }
+
+    /// The history-export shape: a `payload` key, whatever its value (docs/DECISIONS.md [9, 2.3]).
+    var isExport: Bool { slots[RootMember.payload] != nil }
+    /// The REST send shape: `target_type` or `msg`, when there is no `payload`.
+    var isREST: Bool {
+      !isExport
+        && (slots[RootMember.targetType] != nil || slots[RootMember.msg] != nil)
+    }
+  }
+
+  // Each table below is read through the enum beside it, whose cases name its slots in order:
+  // the case is the member's name without its underscores, in lower camel case
+  // (`EasemobMemberTableTests` checks that the two agree).
+
+  static let rootTable = MemberTable([
+    "payload", "target_type", "msg", "from", "to", "chat_type", "msg_id", "target", "ext",
+  ])
+  /// The slots of `rootTable`.
+  enum RootMember: Int, CaseIterable {
+    case payload, targetType, msg, from, to, chatType, msgID, target, ext
+  }
+
+  static let payloadTable = MemberTable(["bodies", "ext"])
+  /// The slots of `payloadTable`: an export line's `payload`.
+  enum PayloadMember: Int, CaseIterable {
+    case bodies, ext
+  }
+
+  static let bodyTable = MemberTable(["type", "msg"])
+  /// The slots of `bodyTable`: a body (`payload.bodies[i]`, REST `msg`).
+  enum BodyMember: Int, CaseIterable {
+    case type, msg
+  }
+
+  static let extTable = MemberTable([
+    "em_ignore_notification", "em_force_notification", "em_push_template", "em_apns_ext",
+    "em_android_push_ext", "em_harmony_push_ext",
+  ])
+  /// The slots of `extTable`: `ext` (REST) or `payload.ext` (export).
+  enum ExtMember: Int, CaseIterable {
+    case emIgnoreNotification, emForceNotification, emPushTemplate, emApnsExt, emAndroidPushExt
+    case emHarmonyPushExt
+  }
+
+  static let apnsTable = MemberTable([
+    "em_push_content", "em_push_title", "em_alert_subTitle", "em_push_sound", "em_push_category",
+    "em_push_badge", "em_push_mutable_content", "extern",
+  ])
+  /// The slots of `apnsTable`: `em_apns_ext`.
+  enum APNsMember: Int, CaseIterable {
+    case emPushContent, emPushTitle, emAlertSubTitle, emPushSound, emPushCategory, emPushBadge
+    case emPushMutableContent, extern
+  }
+
+  static let androidTable = MemberTable([
+    "fcm_channel_id", "huawei_channel_id", "huawei_category", "honor_importance",
+    "oppo_channel_id", "vivo_category", "xiaomi_channel_id",
+  ])
+  /// The slots of `androidTable`: `em_android_push_ext`.
+  enum AndroidMember: Int, CaseIterable {
+    case fcmChannelId, huaweiChannelId, huaweiCategory, honorImportance, oppoChannelId
+    case vivoCategory, xiaomiChannelId
+  }
+
   static func read(
-    _ document: JSONDocument, rest: Bool, line: UnsafeBufferPointer<UInt8>,
+    _ document: JSONDocument, root top: Root, line: UnsafeBufferPointer<UInt8>,
     options: MessageOptions, into notice: inout Notice
   ) throws -> ReadVerdict {
     let fields = FieldReader(document)
-    let root = document.root
+    let rest = !top.isExport
+    let root = top.slots
     notice.recycle(
       dialect: .easemob, fallbackTitle: options.defaultTitle,
       banner: NoticeText.banner(options.locale))
@@ -21,7 +98,8 @@ enum EasemobReader {
     let ext: Int?
     let extPrefix: String
     if rest {
-      let targetType = try fields.requiredString(root, "target_type", "")
+      let targetType = try fields.requiredString(
+        value: root[RootMember.targetType], "target_type")
       if targetType.equals("chatgroups") {
         isGroup = true
       } else if !targetType.equals("users") {
@@ -30,16 +108,17 @@ enum EasemobReader {
           detail: "target_type: expected \"users\" or \"chatgroups\", found "
             + "\"\(targetType.decodedString())\"")
       }
-      sender = try fields.requiredString(root, "from", "")
-      targets = try readTargets(fields, root)
-      let msg = try fields.requiredObject(root, "msg", "")
+      sender = try fields.requiredString(value: root[RootMember.from], "from")
+      targets = try readTargets(fields, root[RootMember.target])
+      let msg = try fields.requiredObject(value: root[RootMember.msg], "msg")
       try readBody(fields, msg, "msg", locale: options.locale, into: &bodies)
-      ext = try fields.object(root, "ext", "")
+      ext = try fields.object(value: root[RootMember.ext], "ext")
       extPrefix = "ext"
     } else {
-      sender = try fields.requiredString(root, "from", "")
-      let to = try fields.requiredString(root, "to", "")
-      let chatType = try fields.requiredString(root, "chat_type", "")
+      sender = try fields.requiredString(value: root[RootMember.from], "from")
+      let to = try fields.requiredString(value: root[RootMember.to], "to")
+      let chatType = try fields.requiredString(
+        value: root[RootMember.chatType], "chat_type")
       if chatType.equals("groupchat") {
         isGroup = true
       } else if !chatType.equals("chat") {
@@ -49,8 +128,10 @@ enum EasemobReader {
             + "\"\(chatType.decodedString())\"")
       }
       targets = [to]
-      let payload = try fields.requiredObject(root, "payload", "")
-      let list = try fields.requiredArray(payload, "bodies", "payload")
+      let payload = try fields.requiredObject(value: root[RootMember.payload], "payload")
+      let payloadMembers = document.collectMembers(payload, Self.payloadTable)
+      let list = try fields.requiredArray(
+        value: payloadMembers[PayloadMember.bodies], "payload.bodies")
       var position = 0
       // Safe because `list` and each `body` are indexes of this tape, and a token's `next` is at
       // most the tape's count.
@@ -65,30 +146,41 @@ enum EasemobReader {
         position += 1
         body = Int(document.tokens[body].next)
       }
-      ext = try fields.object(payload, "ext", "payload")
+      ext = try fields.object(value: payloadMembers[PayloadMember.ext], "payload.ext")
       extPrefix = "payload.ext"
-      notice.easemobMessageID = try fields.string(root, "msg_id", "")
+      notice.easemobMessageID = try fields.string(value: root[RootMember.msgID], "msg_id")
     }
 
     // ext (SPEC 3.2).
     var ignore = false
     var content: StringSlice? = nil
     if let ext {
-      ignore = try fields.bool(ext, "em_ignore_notification", extPrefix) ?? false
-      notice.force = try fields.bool(ext, "em_force_notification", extPrefix) ?? false
-      notice.template = try fields.object(ext, "em_push_template", extPrefix)
-      if let apns = try fields.object(ext, "em_apns_ext", extPrefix) {
-        content = try readAPNs(
-          fields, apns, rest ? "ext.em_apns_ext" : "payload.ext.em_apns_ext", into: &notice)
+      let member = document.collectMembers(ext, Self.extTable)
+      ignore =
+        try fields.bool(
+          value: member[ExtMember.emIgnoreNotification],
+          extPrefix + ".em_ignore_notification") ?? false
+      notice.force =
+        try fields.bool(
+          value: member[ExtMember.emForceNotification],
+          extPrefix + ".em_force_notification") ?? false
+      notice.template = try fields.object(
+        value: member[ExtMember.emPushTemplate], extPrefix + ".em_push_template")
+      let apnsPath = rest ? "ext.em_apns_ext" : "payload.ext.em_apns_ext"
+      if let apns = try fields.object(value: member[ExtMember.emApnsExt], apnsPath) {
+        content = try readAPNs(fields, apns, apnsPath, into: &notice)
       }
-      if let android = try fields.object(ext, "em_android_push_ext", extPrefix) {
-        try readAndroid(
-          fields, android, rest ? "ext.em_android_push_ext" : "payload.ext.em_android_push_ext",
-          into: &notice.android)
+      let androidPath = rest ? "ext.em_android_push_ext" : "payload.ext.em_android_push_ext"
+      if let android = try fields.object(
+        value: member[ExtMember.emAndroidPushExt], androidPath)
+      {
+        try readAndroid(fields, android, androidPath, into: &notice.android)
       }
-      if let harmony = try fields.object(ext, "em_harmony_push_ext", extPrefix) {
-        notice.harmony.category = try fields.string(
-          harmony, "category", rest ? "ext.em_harmony_push_ext" : "payload.ext.em_harmony_push_ext")
+      let harmonyPath = rest ? "ext.em_harmony_push_ext" : "payload.ext.em_harmony_push_ext"
+      if let harmony = try fields.object(
+        value: member[ExtMember.emHarmonyPushExt], harmonyPath)
+      {
+        notice.harmony.category = try fields.string(harmony, "category", harmonyPath)
       }
     }
 
@@ -145,15 +237,19 @@ enum EasemobReader {
     _ fields: FieldReader, _ body: Int, _ path: @autoclosure () -> String,
     locale: PushLocale, into bodies: inout Bodies
   ) throws {
-    let type = try fields.requiredString(body, "type", path())
+    let member = fields.document.collectMembers(body, Self.bodyTable)
+    let type = try fields.requiredString(
+      value: member[BodyMember.type], FieldReader.join(path(), "type"))
     if type.equals("txt") {
-      bodies.pieces.append(try fields.requiredString(body, "msg", path()))
+      bodies.pieces.append(
+        try fields.requiredString(
+          value: member[BodyMember.msg], FieldReader.join(path(), "msg")))
       return
     }
     // Other bodies' `msg` is not used, but SPEC 9's table reads it as a string field required
     // only for `txt`: when present and not null it must be a string (as a Tencent element's
     // `MsgContent` must be an object), and this check comes before the `cmd` skip.
-    _ = try fields.string(body, "msg", path())
+    _ = try fields.string(value: member[BodyMember.msg], FieldReader.join(path(), "msg"))
     if type.equals("img") {
       bodies.pieces.append(NoticeText.image(locale))
     } else if type.equals("loc") {
@@ -172,10 +268,11 @@ enum EasemobReader {
     // Any other type contributes nothing.
   }
 
-  /// REST `target`: a required array of strings; empty strings are absent.
-  private static func readTargets(_ fields: FieldReader, _ root: Int) throws -> [StringSlice] {
+  /// REST `target` (its value's tape index, when the key is there): a required array of
+  /// strings; empty strings are absent.
+  private static func readTargets(_ fields: FieldReader, _ target: Int?) throws -> [StringSlice] {
     let document = fields.document
-    let list = try fields.requiredArray(root, "target", "")
+    let list = try fields.requiredArray(value: target, "target")
     var targets: [StringSlice] = []
     var position = 0
     // Safe because `list` and each `element` are indexes of this tape, and a token's `next` is
@@ -199,13 +296,21 @@ enum EasemobReader {
     _ fields: FieldReader, _ apns: Int, _ prefix: String, into notice: inout Notice
   ) throws -> StringSlice? {
     let document = fields.document
-    let content = try fields.string(apns, "em_push_content", prefix)
-    notice.title = try fields.string(apns, "em_push_title", prefix)
-    notice.apns.subtitle = try fields.string(apns, "em_alert_subTitle", prefix)
-    notice.sound = try fields.string(apns, "em_push_sound", prefix)
-    notice.apns.category = try fields.string(apns, "em_push_category", prefix)
-    notice.badgeSet = try fields.integer(apns, "em_push_badge", prefix).map(document.lexeme)
-    if let mutable = fields.present(apns, "em_push_mutable_content") {
+    let member = document.collectMembers(apns, Self.apnsTable)
+    let content = try fields.string(
+      value: member[APNsMember.emPushContent], prefix + ".em_push_content")
+    notice.title = try fields.string(
+      value: member[APNsMember.emPushTitle], prefix + ".em_push_title")
+    notice.apns.subtitle = try fields.string(
+      value: member[APNsMember.emAlertSubTitle], prefix + ".em_alert_subTitle")
+    notice.sound = try fields.string(
+      value: member[APNsMember.emPushSound], prefix + ".em_push_sound")
+    notice.apns.category = try fields.string(
+      value: member[APNsMember.emPushCategory], prefix + ".em_push_category")
+    notice.badgeSet = try fields.integer(
+      value: member[APNsMember.emPushBadge], prefix + ".em_push_badge"
+    ).map(document.lexeme)
+    if let mutable = fields.present(value: member[APNsMember.emPushMutableContent]) {
       switch document.kind(mutable) {
       case .true: notice.apns.mutableContent = true
       case .false: break
@@ -216,7 +321,7 @@ enum EasemobReader {
           prefix + ".em_push_mutable_content", mutable, expected: "a boolean or an integer")
       }
     }
-    if let extern = fields.present(apns, "extern") {
+    if let extern = fields.present(value: member[APNsMember.extern]) {
       if document.kind(extern) == .string {
         let slice = document.string(extern)
         notice.ext = slice.isEmpty ? nil : .string(slice)
@@ -231,12 +336,20 @@ enum EasemobReader {
   private static func readAndroid(
     _ fields: FieldReader, _ android: Int, _ prefix: String, into info: inout Notice.Android
   ) throws {
-    info.googleChannelID = try fields.string(android, "fcm_channel_id", prefix)
-    info.huaweiChannelID = try fields.string(android, "huawei_channel_id", prefix)
-    info.huaweiCategory = try fields.string(android, "huawei_category", prefix)
-    info.honorImportance = try fields.string(android, "honor_importance", prefix)
-    info.oppoChannelID = try fields.string(android, "oppo_channel_id", prefix)
-    info.vivoCategory = try fields.string(android, "vivo_category", prefix)
-    info.xiaomiChannelID = try fields.string(android, "xiaomi_channel_id", prefix)
+    let member = fields.document.collectMembers(android, Self.androidTable)
+    info.googleChannelID = try fields.string(
+      value: member[AndroidMember.fcmChannelId], prefix + ".fcm_channel_id")
+    info.huaweiChannelID = try fields.string(
+      value: member[AndroidMember.huaweiChannelId], prefix + ".huawei_channel_id")
+    info.huaweiCategory = try fields.string(
+      value: member[AndroidMember.huaweiCategory], prefix + ".huawei_category")
+    info.honorImportance = try fields.string(
+      value: member[AndroidMember.honorImportance], prefix + ".honor_importance")
+    info.oppoChannelID = try fields.string(
+      value: member[AndroidMember.oppoChannelId], prefix + ".oppo_channel_id")
+    info.vivoCategory = try fields.string(
+      value: member[AndroidMember.vivoCategory], prefix + ".vivo_category")
+    info.xiaomiChannelID = try fields.string(
+      value: member[AndroidMember.xiaomiChannelId], prefix + ".xiaomi_channel_id")
   }
 }

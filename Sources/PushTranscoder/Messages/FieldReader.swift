@@ -59,6 +59,16 @@ struct FieldReader {
     return index
   }
 
+  /// An optional boolean at a member already found.
+  func bool(value: Int?, _ path: @autoclosure () -> String) throws -> Bool? {
+    guard let index = present(value: value) else { return nil }
+    switch document.kind(index) {
+    case .true: return true
+    case .false: return false
+    default: throw wrongType(path(), index, expected: "a boolean")
+    }
+  }
+
   /// A required, non-empty string at a member already found.
   func requiredString(value: Int?, _ path: @autoclosure () -> String) throws -> StringSlice {
     guard let slice = try string(value: value, path()) else {

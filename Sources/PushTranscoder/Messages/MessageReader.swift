@@ -67,16 +67,16 @@ package enum MessageReader {
       if top.body != nil {
         verdict = try TencentReader.read(
           document, top: top, line: line, options: options, stats: &stats, into: &notice)
-      } else if document.member(root, "payload") != nil {
-        verdict = try EasemobReader.read(
-          document, rest: false, line: line, options: options, into: &notice)
-      } else if document.member(root, "target_type") != nil || document.member(root, "msg") != nil {
-        verdict = try EasemobReader.read(
-          document, rest: true, line: line, options: options, into: &notice)
       } else {
-        return .reject(
-          path: "$",
-          detail: "$: not a chat message (no MsgBody, payload, target_type or msg key)")
+        // Easemob's export shape has `payload`, its REST shape `target_type` or `msg`.
+        let easemob = EasemobReader.Root(document, root)
+        guard easemob.isExport || easemob.isREST else {
+          return .reject(
+            path: "$",
+            detail: "$: not a chat message (no MsgBody, payload, target_type or msg key)")
+        }
+        verdict = try EasemobReader.read(
+          document, root: easemob, line: line, options: options, into: &notice)
       }
       switch verdict {
       case .notice: return .notice

@@ -310,3 +310,27 @@ private func apnsExt(_ members: String) -> String { export(ext: #""em_apns_ext":
         == "payload.ext.em_harmony_push_ext.category")
   }
 }
+
+/// The Easemob reader finds each object's members through a table read by an enum; a table and
+/// its enum that disagree would read one field's value as another's.
+@Suite struct EasemobMemberTableTests {
+  /// A member name as its enum case spells it: without underscores, lower-cased.
+  static func names(_ table: MemberTable) -> [String] {
+    table.names.map { $0.description.replacingOccurrences(of: "_", with: "").lowercased() }
+  }
+
+  /// An enum's cases, lower-cased, in slot order (`TencentMemberTableTests` checks the order).
+  static func cases<Member: CaseIterable & RawRepresentable>(_ type: Member.Type) -> [String]
+  where Member.RawValue == Int {
+    TencentMemberTableTests.cases(type)
+  }
+
+  @Test func everyTableMatchesItsEnum() {
+    #expect(Self.names(EasemobReader.rootTable) == Self.cases(EasemobReader.RootMember.self))
+    #expect(Self.names(EasemobReader.payloadTable) == Self.cases(EasemobReader.PayloadMember.self))
+    #expect(Self.names(EasemobReader.bodyTable) == Self.cases(EasemobReader.BodyMember.self))
+    #expect(Self.names(EasemobReader.extTable) == Self.cases(EasemobReader.ExtMember.self))
+    #expect(Self.names(EasemobReader.apnsTable) == Self.cases(EasemobReader.APNsMember.self))
+    #expect(Self.names(EasemobReader.androidTable) == Self.cases(EasemobReader.AndroidMember.self))
+  }
+}
