@@ -123,6 +123,7 @@ package struct LineProcessor: ~Copyable {
       rejectLine(
         &output, number: number, offset: 0, reason: .notAMessage, detail: detail, raw: original)
     case .notice:
+      // Safe because a count of lines cannot reach 2^63: no wrap.
       if wantsLineHashes && Notice.present(notice.key) == nil { keylessNotices &+= 1 }
       if let lineHash { notice.lineHash = lineHash }
       // With several vendors, or several records (a send to many recipients or groups),

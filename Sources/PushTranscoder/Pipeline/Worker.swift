@@ -30,7 +30,7 @@ final class Worker: @unchecked Sendable {
   /// side, while at least a quarter of the previous window's lines were keyless; otherwise a
   /// keyless line's notice hashes its line alone when vivo asks (`Notice.lineHash`), which costs
   /// about four times as much a byte but is rare then. Keyed exports (Easemob's always carry
-  /// `msg_id`) thus skip a hash that costs more than a tenth of a nine-vendor run, and a keyless
+  /// `msg_id`) thus skip a hash that costs about a tenth of a nine-vendor run, and a keyless
   /// log is hashed as before. Both ways give the same hashes, so the output does not depend on
   /// which was taken.
   private func processWindow(into output: inout ChunkOutput) {
@@ -48,6 +48,7 @@ final class Worker: @unchecked Sendable {
         processor.process(line: window.lines[index], number: window.numbers[index], into: &output)
       }
     }
+    // Safe because the window's keyless notices are at most its 128 lines: no wrap.
     hashesAhead = (processor.keylessNotices &- keylessBefore) &* 4 >= window.count
     window.count = 0
   }
