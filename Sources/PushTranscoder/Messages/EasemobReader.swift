@@ -4,38 +4,13 @@
 /// `em_ignore_notification` (`ignore-notification`) → `em_push_content` → `empty-text`.
 ///
 /// Each object's members are found in one pass over its keys (`JSONDocument.collectMembers`
-/// with the tables below), not by a scan per field: `ext` alone is asked for six members and
+/// with the tables below; the root's with `RootMembers`), not by a scan per field: `ext` alone is asked for six members and
 /// `em_apns_ext` for eight. The fields are then checked in the order the SPEC's precedence
 /// needs, from the slots.
 enum EasemobReader {
-  /// The root object's members, found in one pass; also what tells the two shapes apart.
-  struct Root {
-    let slots: MemberSlots
-
-    init(_ document: JSONDocument, _ root: Int) {
-      slots = document.collectMembers(root, EasemobReader.rootTable)
-    }
-
-    /// The history-export shape: a `payload` key, whatever its value (docs/DECISIONS.md [9, 2.3]).
-    var isExport: Bool { slots[RootMember.payload] != nil }
-    /// The REST send shape: `target_type` or `msg`, when there is no `payload`.
-    var isREST: Bool {
-      !isExport
-        && (slots[RootMember.targetType] != nil || slots[RootMember.msg] != nil)
-    }
-  }
-
   // Each table below is read through the enum beside it, whose cases name its slots in order:
   // the case is the member's name without its underscores, in lower camel case
   // (`EasemobMemberTableTests` checks that the two agree).
-
-  static let rootTable = MemberTable([
-    "payload", "target_type", "msg", "from", "to", "chat_type", "msg_id", "target", "ext",
-  ])
-  /// The slots of `rootTable`.
-  enum RootMember: Int, CaseIterable {
-    case payload, targetType, msg, from, to, chatType, msgID, target, ext
-  }
 
   static let payloadTable = MemberTable(["bodies", "ext"])
   /// The slots of `payloadTable`: an export line's `payload`.
@@ -80,12 +55,11 @@ enum EasemobReader {
   }
 
   static func read(
-    _ document: JSONDocument, root top: Root, line: UnsafeBufferPointer<UInt8>,
+    _ document: JSONDocument, top: RootMembers, line: UnsafeBufferPointer<UInt8>,
     options: MessageOptions, into notice: inout Notice
   ) throws -> ReadVerdict {
     let fields = FieldReader(document)
-    let rest = !top.isExport
-    let root = top.slots
+    let rest = !top.isEasemobExport
     notice.recycle(
       dialect: .easemob, fallbackTitle: options.defaultTitle,
       banner: NoticeText.banner(options.locale))
@@ -99,7 +73,7 @@ enum EasemobReader {
     let extPrefix: String
     if rest {
       let targetType = try fields.requiredString(
-        value: root[RootMember.targetType], "target_type")
+        value: top[.targetType], "target_type")
       if targetType.equals("chatgroups") {
         isGroup = true
       } else if !targetType.equals("users") {
@@ -108,17 +82,17 @@ enum EasemobReader {
           detail: "target_type: expected \"users\" or \"chatgroups\", found "
             + "\"\(targetType.decodedString())\"")
       }
-      sender = try fields.requiredString(value: root[RootMember.from], "from")
-      targets = try readTargets(fields, root[RootMember.target])
-      let msg = try fields.requiredObject(value: root[RootMember.msg], "msg")
+      sender = try fields.requiredString(value: top[.from], "from")
+      targets = try readTargets(fields, top[.target])
+      let msg = try fields.requiredObject(value: top[.msg], "msg")
       try readBody(fields, msg, "msg", locale: options.locale, into: &bodies)
-      ext = try fields.object(value: root[RootMember.ext], "ext")
+      ext = try fields.object(value: top[.ext], "ext")
       extPrefix = "ext"
     } else {
-      sender = try fields.requiredString(value: root[RootMember.from], "from")
-      let to = try fields.requiredString(value: root[RootMember.to], "to")
+      sender = try fields.requiredString(value: top[.from], "from")
+      let to = try fields.requiredString(value: top[.to], "to")
       let chatType = try fields.requiredString(
-        value: root[RootMember.chatType], "chat_type")
+        value: top[.chatType], "chat_type")
       if chatType.equals("groupchat") {
         isGroup = true
       } else if !chatType.equals("chat") {
@@ -128,7 +102,7 @@ enum EasemobReader {
             + "\"\(chatType.decodedString())\"")
       }
       targets = [to]
-      let payload = try fields.requiredObject(value: root[RootMember.payload], "payload")
+      let payload = try fields.requiredObject(value: top[.payload], "payload")
       let payloadMembers = document.collectMembers(payload, Self.payloadTable)
       let list = try fields.requiredArray(
         value: payloadMembers[PayloadMember.bodies], "payload.bodies")
@@ -148,7 +122,7 @@ enum EasemobReader {
       }
       ext = try fields.object(value: payloadMembers[PayloadMember.ext], "payload.ext")
       extPrefix = "payload.ext"
-      notice.easemobMessageID = try fields.string(value: root[RootMember.msgID], "msg_id")
+      notice.easemobMessageID = try fields.string(value: top[.msgID], "msg_id")
     }
 
     // ext (SPEC 3.2).

@@ -129,18 +129,6 @@ struct FieldReader {
     return index
   }
 
-  /// An optional boolean.
-  func bool(_ object: Int, _ key: StaticString, _ prefix: @autoclosure () -> String) throws
-    -> Bool?
-  {
-    guard let index = present(object, key) else { return nil }
-    switch document.kind(index) {
-    case .true: return true
-    case .false: return false
-    default: throw wrongType(Self.join(prefix(), key), index, expected: "a boolean")
-    }
-  }
-
   /// An optional object; returns its tape index.
   func object(_ object: Int, _ key: StaticString, _ prefix: @autoclosure () -> String) throws
     -> Int?
@@ -158,19 +146,6 @@ struct FieldReader {
   {
     guard let index = try self.object(object, key, prefix()) else {
       throw missing(Self.join(prefix(), key), object, key, "an object")
-    }
-    return index
-  }
-
-  /// A required array; returns its tape index.
-  func requiredArray(_ object: Int, _ key: StaticString, _ prefix: @autoclosure () -> String)
-    throws -> Int
-  {
-    guard let index = present(object, key) else {
-      throw missing(Self.join(prefix(), key), object, key, "an array")
-    }
-    guard document.kind(index) == .array else {
-      throw wrongType(Self.join(prefix(), key), index, expected: "an array")
     }
     return index
   }

@@ -63,20 +63,17 @@ package enum MessageReader {
     }
     do {
       let verdict: ReadVerdict
-      let top = TencentReader.TopLevel(document, root)
+      let top = RootMembers(document, root)
       if top.body != nil {
         verdict = try TencentReader.read(
           document, top: top, line: line, options: options, stats: &stats, into: &notice)
-      } else {
-        // Easemob's export shape has `payload`, its REST shape `target_type` or `msg`.
-        let easemob = EasemobReader.Root(document, root)
-        guard easemob.isExport || easemob.isREST else {
-          return .reject(
-            path: "$",
-            detail: "$: not a chat message (no MsgBody, payload, target_type or msg key)")
-        }
+      } else if top.isEasemob {
         verdict = try EasemobReader.read(
-          document, root: easemob, line: line, options: options, into: &notice)
+          document, top: top, line: line, options: options, into: &notice)
+      } else {
+        return .reject(
+          path: "$",
+          detail: "$: not a chat message (no MsgBody, payload, target_type or msg key)")
       }
       switch verdict {
       case .notice: return .notice
@@ -108,4 +105,50 @@ package enum MessageReader {
     guard let slice else { return 0 }
     return slice.hasEscapes ? JSONEscapes.decodedLength(slice.rawBytes) : slice.count
   }
+}
+
+/// The root members both dialects read, found in one pass over the root object's keys (a lookup
+/// per field would scan them once per field): the Tencent fields, the Easemob fields, and so the
+/// keys that tell the dialects apart (SPEC 2.3: `MsgBody` is Tencent; `payload` an Easemob
+/// export, else `target_type` or `msg` an Easemob REST send; presence, whatever the value). The
+/// last duplicate wins (SPEC 9), as with `JSONDocument.member`.
+struct RootMembers {
+  static let table = MemberTable([
+    "MsgBody", "From_Account", "GroupId", "MsgKey", "MsgId", "To_Account", "OfflinePushInfo",
+    "MsgTimeStamp", "MsgTime",
+    "payload", "target_type", "msg", "from", "to", "chat_type", "msg_id", "target", "ext",
+  ])
+  /// The slots of `table`: the member's name without underscores, in lower camel case
+  /// (`EasemobMemberTableTests` checks that the two agree). The first nine are Tencent's.
+  enum Member: Int, CaseIterable {
+    case msgBody, fromAccount, groupId, msgKey, msgId, toAccount, offlinePushInfo, msgTimeStamp
+    case msgTime
+    case payload, targetType, msg, from, to, chatType, msgID, target, ext
+  }
+  let slots: MemberSlots
+
+  init(_ document: JSONDocument, _ root: Int) {
+    slots = document.collectMembers(root, Self.table)
+  }
+
+  /// The value of member `member`, or nil.
+  subscript(_ member: Member) -> Int? { slots[member] }
+
+  // Tencent (SPEC 3.1, 3.3).
+  var body: Int? { self[.msgBody] }
+  var from: Int? { self[.fromAccount] }
+  var group: Int? { self[.groupId] }
+  var msgKey: Int? { self[.msgKey] }
+  var msgID: Int? { self[.msgId] }
+  var to: Int? { self[.toAccount] }
+  var info: Int? { self[.offlinePushInfo] }
+  var timeStamp: Int? { self[.msgTimeStamp] }
+  var time: Int? { self[.msgTime] }
+
+  // Easemob (SPEC 3.2).
+  /// The history-export shape: a `payload` key.
+  var isEasemobExport: Bool { self[.payload] != nil }
+  /// An Easemob line of either shape: the export's `payload`, or the REST send's `target_type`
+  /// or `msg` (a REST line is one that is not an export line).
+  var isEasemob: Bool { isEasemobExport || self[.targetType] != nil || self[.msg] != nil }
 }

@@ -3,31 +3,6 @@
 /// Order: type checks of every field (elements, routing, `OfflinePushInfo` and its sub-objects,
 /// the Live Activity and, only with it, the timestamp) → recipients → steps 1–5 of SPEC 3.1.
 enum TencentReader {
-  /// The top-level members a Tencent line is read from, found in one pass over the root
-  /// object (a lookup per field would scan the root's keys nine times). The last duplicate
-  /// wins (SPEC 9), as with `JSONDocument.member`.
-  struct TopLevel {
-    static let table = MemberTable([
-      "MsgBody", "From_Account", "GroupId", "MsgKey", "MsgId", "To_Account", "OfflinePushInfo",
-      "MsgTimeStamp", "MsgTime",
-    ])
-    let slots: MemberSlots
-
-    init(_ document: JSONDocument, _ root: Int) {
-      slots = document.collectMembers(root, Self.table)
-    }
-
-    var body: Int? { slots[0] }
-    var from: Int? { slots[1] }
-    var group: Int? { slots[2] }
-    var msgKey: Int? { slots[3] }
-    var msgID: Int? { slots[4] }
-    var to: Int? { slots[5] }
-    var info: Int? { slots[6] }
-    var timeStamp: Int? { slots[7] }
-    var time: Int? { slots[8] }
-  }
-
   /// What the element pass found in `MsgBody`.
   private struct Elements {
     /// Non-empty texts and placeholders, in order (the notice's recycled `body` array).
@@ -45,7 +20,7 @@ enum TencentReader {
   }
 
   static func read(
-    _ document: JSONDocument, top: TopLevel, line: UnsafeBufferPointer<UInt8>,
+    _ document: JSONDocument, top: RootMembers, line: UnsafeBufferPointer<UInt8>,
     options: MessageOptions, stats: inout MessageStats, into notice: inout Notice
   ) throws -> ReadVerdict {
     let fields = FieldReader(document)
@@ -336,7 +311,7 @@ enum TencentReader {
   }
 
   private static func readAPNs(
-    _ fields: FieldReader, _ apns: Int, top: TopLevel, into notice: inout Notice
+    _ fields: FieldReader, _ apns: Int, top: RootMembers, into notice: inout Notice
   ) throws {
     let document = fields.document
     let prefix = "OfflinePushInfo.ApnsInfo."

@@ -21,9 +21,7 @@ final class Worker: @unchecked Sendable {
   @exclusivity(unchecked) private var window = LineWindow()
 
   /// Whether the next window's lines are hashed ahead, four side by side (see `processWindow`).
-  private var hashesAhead = true
-  /// `hashesAhead`, for tests.
-  package var hashesLinesAhead: Bool { hashesAhead }
+  package private(set) var hashesLinesAhead = true
 
   /// Processes the lines in `window` in order, and empties it. Only a message without a key
   /// reads its line's hash (vivo `requestId`, SPEC 9 [4]): lines are hashed ahead, four side by
@@ -36,7 +34,7 @@ final class Worker: @unchecked Sendable {
   private func processWindow(into output: inout ChunkOutput) {
     guard window.count > 0 else { return }
     let keylessBefore = processor.keylessNotices
-    if hashesAhead {
+    if hashesLinesAhead {
       window.hash()
       for index in 0..<window.count {
         processor.process(
@@ -49,7 +47,7 @@ final class Worker: @unchecked Sendable {
       }
     }
     // Safe because the window's keyless notices are at most its 128 lines: no wrap.
-    hashesAhead = (processor.keylessNotices &- keylessBefore) &* 4 >= window.count
+    hashesLinesAhead = (processor.keylessNotices &- keylessBefore) &* 4 >= window.count
     window.count = 0
   }
 

@@ -319,18 +319,19 @@ private func apnsExt(_ members: String) -> String { export(ext: #""em_apns_ext":
     table.names.map { $0.description.replacingOccurrences(of: "_", with: "").lowercased() }
   }
 
-  /// An enum's cases, lower-cased, in slot order (`TencentMemberTableTests` checks the order).
-  static func cases<Member: CaseIterable & RawRepresentable>(_ type: Member.Type) -> [String]
-  where Member.RawValue == Int {
-    TencentMemberTableTests.cases(type)
+  /// True when `table`'s names and `Member`'s cases agree, slot by slot.
+  static func agree<Member: CaseIterable & RawRepresentable>(
+    _ table: MemberTable, _ type: Member.Type
+  ) -> Bool where Member.RawValue == Int {
+    names(table) == TencentMemberTableTests.cases(type)
   }
 
   @Test func everyTableMatchesItsEnum() {
-    #expect(Self.names(EasemobReader.rootTable) == Self.cases(EasemobReader.RootMember.self))
-    #expect(Self.names(EasemobReader.payloadTable) == Self.cases(EasemobReader.PayloadMember.self))
-    #expect(Self.names(EasemobReader.bodyTable) == Self.cases(EasemobReader.BodyMember.self))
-    #expect(Self.names(EasemobReader.extTable) == Self.cases(EasemobReader.ExtMember.self))
-    #expect(Self.names(EasemobReader.apnsTable) == Self.cases(EasemobReader.APNsMember.self))
-    #expect(Self.names(EasemobReader.androidTable) == Self.cases(EasemobReader.AndroidMember.self))
+    #expect(Self.agree(RootMembers.table, RootMembers.Member.self))
+    #expect(Self.agree(EasemobReader.payloadTable, EasemobReader.PayloadMember.self))
+    #expect(Self.agree(EasemobReader.bodyTable, EasemobReader.BodyMember.self))
+    #expect(Self.agree(EasemobReader.extTable, EasemobReader.ExtMember.self))
+    #expect(Self.agree(EasemobReader.apnsTable, EasemobReader.APNsMember.self))
+    #expect(Self.agree(EasemobReader.androidTable, EasemobReader.AndroidMember.self))
   }
 }
