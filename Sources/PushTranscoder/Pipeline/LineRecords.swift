@@ -125,13 +125,19 @@ struct LineRecords: VendorRecordVisitor {
     // True once no later part can be refused: the records written may then leave for the
     // writer (`segments`), and sizes are counted as they come.
     var settled = false
+    // The records' payloads are made from the first one's where the vendor allows it
+    // (`PayloadTemplate`): a batch send to many recipients renders the payload once.
+    let kind = parts > 1 ? vendor.partPayloads(notice) : .differ
+    var template: PayloadTemplate? = nil
     for part in 1...parts {
       head.write(
         notice, context.document, vendor: vendor, part: part, perRecord: perRecord,
         framing: settings.framing, into: &output.main)
       var partEffects = RenderEffects()
       let payloadStart = output.main.count
-      if let refusal = vendor.renderPart(
+      if let template, template.write(vendor, notice, part: part, into: &output.main) {
+        partEffects = template.effects
+      } else if let refusal = vendor.renderPart(
         notice, context, part: part, parts: parts, into: &output.main, &partEffects)
       {
         // Never once settled: `laterRefusal` rendered every part still to come.
@@ -139,6 +145,10 @@ struct LineRecords: VendorRecordVisitor {
         let reason = refuse(refusal, vendor: id, from: vendorStart, into: &output)
         if line.firstRefusal == nil { line.firstRefusal = reason }
         return
+      } else if kind != .differ {
+        // The first payload, or one whose field outgrew the template's: the template now.
+        template =
+          PayloadTemplate(kind, output.main, from: payloadStart, effects: partEffects) ?? template
       }
       effects.titleCut = effects.titleCut || partEffects.titleCut
       effects.bodyCut = effects.bodyCut || partEffects.bodyCut
@@ -158,7 +168,9 @@ struct LineRecords: VendorRecordVisitor {
           // Before the records leave, make sure none will be taken back: render the parts
           // still to come once more, without keeping them (linear, and only for a message whose
           // records pass a segment).
-          if let refusal = laterRefusal(vendor, notice, after: part, parts: parts) {
+          if let refusal = laterRefusal(
+            vendor, notice, after: part, parts: parts, template: template)
+          {
             let reason = refuse(refusal, vendor: id, from: vendorStart, into: &output)
             if line.firstRefusal == nil { line.firstRefusal = reason }
             return
@@ -179,14 +191,19 @@ struct LineRecords: VendorRecordVisitor {
   }
 
   /// The refusal of the first of parts `part + 1 ... parts` that `vendor` refuses, or nil when
-  /// it writes them all: each payload rendered into scratch memory and dropped.
+  /// it writes them all: each payload rendered into scratch memory and dropped. A payload the
+  /// template makes is one that fits (`PayloadTemplate`), so it is not rendered.
   @inline(never)
   private func laterRefusal<Vendor: PushVendor>(
-    _ vendor: Vendor, _ notice: Notice, after part: Int, parts: Int
+    _ vendor: Vendor, _ notice: Notice, after part: Int, parts: Int, template: PayloadTemplate?
   ) -> VendorRefusal? {
     guard part < parts else { return nil }
+    // Every record's payload is the template's.
+    if let template, !template.writesField { return nil }
     var scratch = JSONWriter(capacity: 1 << 16)
     for later in (part + 1)...parts {
+      scratch.removeAll()
+      if let template, template.write(vendor, notice, part: later, into: &scratch) { continue }
       scratch.removeAll()
       var effects = RenderEffects()
       if let refusal = vendor.renderPart(

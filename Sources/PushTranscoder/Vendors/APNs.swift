@@ -28,6 +28,34 @@ struct APNs: BudgetedVendor {
     notice.apns.liveActivity != nil || notice.apns.voip
   }
 
+  /// Easemob payloads name their record's recipient (`t`); a send to several groups names
+  /// each group (`g`) and its title.
+  func partPayloads(_ notice: Notice) -> PartPayloads {
+    if notice.groups.count > 1 { return .differ }
+    return notice.dialect == .easemob && notice.apns.liveActivity == nil
+      ? .differInOneField : .same
+  }
+
+  /// Easemob `t` / `g`: the recipient (C2C) or group of *this* record. apns carries one
+  /// recipient per record, so part p (1-based) of a C2C message is recipients[p − 1], the same
+  /// id as the record's "to"; were apns records ever to hold several recipients, `t` would be
+  /// the first of the record's own slice. A group message makes one record per group: part p
+  /// is groups[p − 1]. Out-of-range parts fall back to the first.
+  func writePartField(_ notice: Notice, part: Int, into writer: inout JSONWriter) {
+    if notice.groups.isEmpty {
+      let index = (part - 1) * recipientsPerRecord
+      let recipient =
+        notice.recipients.indices.contains(index)
+        ? notice.recipients[index] : notice.recipients.first
+      writer.optionalString(",\"t\":", recipient)
+    } else {
+      let group =
+        notice.groups.indices.contains(part - 1)
+        ? notice.groups[part - 1] : notice.groups[0]
+      writer.optionalString(",\"g\":", group)
+    }
+  }
+
   /// VoIP pushes have their own budget; Live Activity wins over VoIP (SPEC 9), so a Live
   /// Activity has the plain one.
   func payloadBudget(_ notice: Notice) -> Int {
@@ -109,23 +137,9 @@ struct APNs: BudgetedVendor {
     // `f` is always written: Easemob requires `from`; a missing sender writes "".
     writer.raw("},\"f\":")
     writer.string(notice.sender ?? StringSlice(""))
-    // `t` / `g`: the recipient (C2C) or group of *this* record. apns carries one recipient per
-    // record, so part p (1-based) of a C2C message is recipients[p − 1], the same id as the
-    // record's "to"; were apns records ever to hold several recipients, `t` would be the first
-    // of the record's own slice. A group message makes one record per group: part p is
-    // groups[p − 1]. Out-of-range parts fall back to the first.
-    if notice.groups.isEmpty {
-      let index = (part - 1) * recipientsPerRecord
-      let recipient =
-        notice.recipients.indices.contains(index)
-        ? notice.recipients[index] : notice.recipients.first
-      writer.optionalString(",\"t\":", recipient)
-    } else {
-      let group =
-        notice.groups.indices.contains(part - 1)
-        ? notice.groups[part - 1] : notice.groups[0]
-      writer.optionalString(",\"g\":", group)
-    }
+    let fieldStart = writer.count
+    writePartField(notice, part: part, into: &writer)
+    effects.partField = fieldStart..<writer.count
     writer.optionalString(",\"m\":", notice.easemobMessageID)
     switch notice.ext {
     case .string(let slice):

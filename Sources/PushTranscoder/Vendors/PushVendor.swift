@@ -64,6 +64,9 @@ package struct RenderEffects {
   /// The fields whose value the vendor refuses, left out or set to their default: one bit per
   /// `DroppedField` (SPEC 9 [4, 6.8]).
   package var dropped: UInt16 = 0
+  /// Where the writer holds the field that names the record (`PushVendor.writePartField`),
+  /// for a vendor whose records differ only there; nil otherwise.
+  package var partField: Range<Int>? = nil
   /// Nothing cut.
   package init() {}
 }
@@ -111,6 +114,16 @@ package protocol PushVendor: Sendable {
   /// written in full instead of copied from the line's shared tail (`RecordHead`).
   func hasRecordExtras(_ notice: Notice) -> Bool
 
+  /// How the payloads of `notice`'s records differ when the message splits into several
+  /// (`LineRecords.writeParts` renders the first record's payload and makes the others' from
+  /// it where it can).
+  func partPayloads(_ notice: Notice) -> PartPayloads
+
+  /// Writes the one field by which record `part`'s payload differs from the others' when
+  /// `partPayloads` is `.differInOneField`: the same bytes `renderPayload` writes there, and
+  /// marks in `RenderEffects.partField`.
+  func writePartField(_ notice: Notice, part: Int, into writer: inout JSONWriter)
+
   /// Appends the payload object for `notice` to `writer`, within the vendor's caps and budgets,
   /// or returns a refusal and leaves `writer` as it was. `part`/`parts` number the records this
   /// message makes for this vendor (1-based; vivo suffixes `requestId` when `parts > 1`).
@@ -135,4 +148,25 @@ extension PushVendor {
 
   /// Most vendors add nothing to the record around their payload.
   package func hasRecordExtras(_ notice: Notice) -> Bool { false }
+
+  /// Most vendors never read `part`: only a send to several groups, whose records each take
+  /// their group's name as the fallback title (`renderPart`), varies.
+  package func partPayloads(_ notice: Notice) -> PartPayloads {
+    notice.groups.count > 1 ? .differ : .same
+  }
+
+  /// Most vendors have no field that names the record.
+  package func writePartField(_ notice: Notice, part: Int, into writer: inout JSONWriter) {}
+}
+
+/// How the payloads of one message's records differ (`PushVendor.partPayloads`).
+package enum PartPayloads {
+  /// Every record gets the same payload bytes: the first record's are copied.
+  case same
+  /// The records' payloads differ only in one field that names the record's recipient or
+  /// group (Easemob apns `t`): the first record's payload is copied with that field written
+  /// anew (`PushVendor.writePartField`), where that makes what rendering it would.
+  case differInOneField
+  /// Each record's payload is rendered.
+  case differ
 }

@@ -17,6 +17,9 @@ struct Vivo: CappedVendor {
   /// `requestId` without a key is made from the line's hash.
   static var hashesLines: Bool { true }
 
+  /// Each of several records suffixes `requestId` with its part (SPEC 9 [4]).
+  func partPayloads(_ notice: Notice) -> PartPayloads { .differ }
+
   func writePayload(
     _ notice: Notice, _ texts: CappedTexts, ext: PushText?, _ context: RenderContext,
     part: Int, parts: Int, into writer: inout JSONWriter, effects: inout RenderEffects

@@ -1,0 +1,64 @@
+import Testing
+
+@testable import PushTranscoder
+
+/// The records of a message to many recipients get their payloads from the first record's
+/// (`PayloadTemplate`): copied for Tencent apns, copied with `t` written anew for Easemob apns.
+/// Each must be the payload the same message to that one recipient gets, rendered on its own:
+/// recipients of growing, shrinking and escaped lengths, and bodies around the budget, where
+/// a longer `t` makes the body cut.
+@Suite struct PayloadTemplateTests {
+  /// The recipients, as JSON string contents: lengths up and down, one escaped (`é` three times
+  /// as `\u00e9`: 18 bytes in the line, 6 in the payload).
+  static let recipients = [
+    "a", "bbbbbb", "cc", #"\u00e9\u00e9\u00e9"#, "dddddddddddddddddddd", "e", "ffffffffff",
+  ]
+
+  /// The payloads (the text after `"payload":`, without the record's closing brace) of the
+  /// records `line` makes for apns.
+  static func payloads(_ line: String) -> [String] {
+    var payloads: [String] = []
+    SplitMessageWorkTests.process(line, vendors: [.apns]) { records, _ in
+      payloads = records.map { record in
+        guard let start = record.range(of: #""payload":"#)?.upperBound else { return record }
+        return String(record[start...].dropLast())
+      }
+    }
+    return payloads
+  }
+
+  static func easemob(_ targets: [String], body: String) -> String {
+    let target = targets.map { "\"\($0)\"" }.joined(separator: ",")
+    return #"{"target_type":"users","target":[\#(target)],"msg":{"type":"txt","msg":"\#(body)"},"#
+      + #""from":"u","ext":{"em_apns_ext":{"extern":"x"}}}"#
+  }
+
+  static func tencent(_ targets: [String], body: String) -> String {
+    let to = targets.map { "\"\($0)\"" }.joined(separator: ",")
+    return #"{"From_Account":"u","To_Account":[\#(to)],"MsgKey":"k","MsgBody":"#
+      + #"[{"MsgType":"TIMTextElem","MsgContent":{"Text":"\#(body)"}}]}"#
+  }
+
+  /// Bodies from short to over the budget, through the lengths where `t`'s length decides
+  /// whether the body is cut.
+  static var bodies: [String] {
+    let lengths = [3990, 4000, 4010, 4020, 4030, 4040, 5000]
+    return ["hello"] + lengths.map { String(repeating: "x", count: $0) }
+  }
+
+  @Test(arguments: ["easemob", "tencent"])
+  func everyRecordIsItsRecipientsOwnPayload(_ dialect: String) {
+    let line = dialect == "easemob" ? Self.easemob : Self.tencent
+    for body in Self.bodies {
+      let together = Self.payloads(line(Self.recipients, body))
+      let alone = Self.recipients.map { Self.payloads(line([$0], body)) }
+      #expect(together.count == Self.recipients.count, "body of \(body.utf8.count) bytes")
+      #expect(alone.allSatisfy { $0.count == 1 })
+      for (index, payloads) in alone.enumerated() where index < together.count {
+        #expect(
+          together[index] == payloads.first,
+          "\(dialect), body of \(body.utf8.count) bytes, recipient \(index + 1)")
+      }
+    }
+  }
+}
