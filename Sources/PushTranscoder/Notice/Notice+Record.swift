@@ -9,6 +9,14 @@ extension Notice {
     return copy
   }
 
+  /// True when the records of a send to several groups take different fallback titles (a
+  /// directory names the groups): `forRecord` then changes the notice from record to record.
+  /// Without names every group's title is the default title, the same slice.
+  var groupsTitleTheirRecords: Bool {
+    guard let first = fallbackTitles.first else { return false }
+    return fallbackTitles.contains { !$0.isIdentical(to: first) }
+  }
+
   /// How many records a vendor that carries `recipientsPerRecord` recipients in one record
   /// makes of this message: one per group, else the recipients in slices of that size.
   @inline(__always)

@@ -28,10 +28,10 @@ struct APNs: BudgetedVendor {
     notice.apns.liveActivity != nil || notice.apns.voip
   }
 
-  /// Easemob payloads name their record's recipient (`t`); a send to several groups names
-  /// each group (`g`) and its title.
+  /// Easemob payloads name their record's recipient (`t`) or group (`g`); a send to several
+  /// groups that a directory names gives each record its own title too.
   func partPayloads(_ notice: Notice) -> PartPayloads {
-    if notice.groups.count > 1 { return .differ }
+    if notice.groups.count > 1 && notice.groupsTitleTheirRecords { return .differ }
     return notice.dialect == .easemob && notice.apns.liveActivity == nil
       ? .differInOneField : .same
   }

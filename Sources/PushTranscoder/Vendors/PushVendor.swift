@@ -149,10 +149,10 @@ extension PushVendor {
   /// Most vendors add nothing to the record around their payload.
   package func hasRecordExtras(_ notice: Notice) -> Bool { false }
 
-  /// Most vendors never read `part`: only a send to several groups, whose records each take
-  /// their group's name as the fallback title (`renderPart`), varies.
+  /// Most vendors never read `part`: only a send to several groups whose records each take
+  /// their group's name as the fallback title (`renderPart`) varies.
   package func partPayloads(_ notice: Notice) -> PartPayloads {
-    notice.groups.count > 1 ? .differ : .same
+    notice.groups.count > 1 && notice.groupsTitleTheirRecords ? .differ : .same
   }
 
   /// Most vendors have no field that names the record.

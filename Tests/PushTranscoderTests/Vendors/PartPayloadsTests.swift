@@ -66,13 +66,18 @@ import Testing
     return Array(first[..<field.lowerBound]) + own.bytes + Array(first[field.upperBound...])
   }
 
-  @Test(arguments: VendorID.allCases)
-  func partsDifferOnlyAsTheVendorSays(_ id: VendorID) {
+  /// Every vendor, every line, with the groups named by a directory (each its own title) and
+  /// not (every group's title the notice's fallback title, one slice).
+  @Test(arguments: VendorID.allCases, [true, false])
+  func partsDifferOnlyAsTheVendorSays(_ id: VendorID, namedGroups: Bool) {
     let vendor = VendorRegistry.vendor(id)
     for line in Self.lines {
       NoticeFixture.with(line) { notice, context in
         var notice = notice
-        notice.fallbackTitles = Array(Self.groupTitles.prefix(notice.groups.count))
+        notice.fallbackTitles =
+          namedGroups
+          ? Array(Self.groupTitles.prefix(notice.groups.count))
+          : Array(repeating: notice.fallbackTitle, count: notice.groups.count)
         let parts = Self.parts(vendor, notice, context)
         switch vendor.partPayloads(notice) {
         case .same:
