@@ -156,7 +156,7 @@ package struct LineProcessor: ~Copyable {
     let records = LineRecords(
       context: context, head: head.parts, settings: settings, segments: segments,
       targets: targets, number: number, original: original,
-      usual: targets <= 1 && settings.framing != .tsv)
+      usual: targets <= 1)
     // Each vendor's records are written by code specialised for it: its name and limits are
     // constants, and its renderer is called directly.
     let vendors = self.vendors

@@ -38,9 +38,9 @@ struct LineRecords: VendorRecordVisitor {
   let number: Int
   /// The line's bytes (reject records quote them).
   let original: UnsafeBufferPointer<UInt8>
-  /// The usual message: one recipient or one group and NDJSON framing make one record per
-  /// vendor, whose head is the prefix, the vendor's name and the shared tail (`writeUsual`);
-  /// otherwise `writeGeneral`. Set from `targets` and the framing once per line, not tested
+  /// The usual message: one recipient or one group make one record per vendor, whose head is
+  /// the TSV columns (under `--framing tsv`), the prefix, the vendor's name and the shared tail
+  /// (`writeUsual`); otherwise `writeGeneral`. Set from `targets` once per line, not tested
   /// again per vendor.
   let usual: Bool
 
@@ -71,6 +71,13 @@ struct LineRecords: VendorRecordVisitor {
         notice, context.document, vendor: vendor, part: 1, perRecord: 1,
         framing: settings.framing, into: &output.main)
     } else {
+      if settings.framing == .tsv {
+        // `vendor<TAB>line<TAB>` before the record (SPEC 6.3), as `RecordHead.Parts.write`.
+        output.main.raw(Vendor.name)
+        output.main.byte(ASCII.tab)
+        output.main.raw(head.number)
+        output.main.byte(ASCII.tab)
+      }
       output.main.rawHeadPart(head.prefix)
       output.main.raw(Vendor.name)
       output.main.rawHeadPart(tail)
@@ -90,8 +97,8 @@ struct LineRecords: VendorRecordVisitor {
   }
 
   /// The records of `vendor` in the general case: a message of any number of parts (recipients
-  /// beyond the vendor's per-record limit, several groups), or TSV framing. Out of line: the
-  /// usual message's writer, inlined beside it, keeps its registers.
+  /// beyond the vendor's per-record limit, several groups). Out of line: the usual message's
+  /// writer, inlined beside it, keeps its registers.
   @inline(never)
   private func writeGeneral<Vendor: PushVendor>(
     _ vendor: Vendor, _ notice: Notice, into output: inout ChunkOutput,
