@@ -23,6 +23,9 @@ enum HostileBench {
       var times: [Double] = []
       let lines = [items, items * 4].map { (size: $0, line: shape.line($0)) }
       if let writeDirectory {
+        // The directory is made if it is missing, as `-o DIR` makes its own.
+        try? FileManager.default.createDirectory(
+          atPath: writeDirectory, withIntermediateDirectories: true)
         for (size, line) in lines {
           let name = shape.rawValue.map { $0.isLetter || $0.isNumber ? $0 : "-" }
           let path = "\(writeDirectory)/\(String(name))-\(size).ndjson"

@@ -26,7 +26,7 @@ struct PayloadTemplate {
     _ kind: PartPayloads, _ writer: borrowing JSONWriter, from start: Int,
     effects: RenderEffects
   ) {
-    // Safe because `start...writer.count` lies within the writer's written bytes.
+    // Safe because `start ..< writer.count` lies within the writer's written bytes.
     let payload = UnsafeBufferPointer(rebasing: writer.buffer[start..<writer.count])
     switch kind {
     case .same:
