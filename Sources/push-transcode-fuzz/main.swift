@@ -19,7 +19,9 @@
 // - the whole line pipeline (`LineProcessor`, all nine vendors; once with the defaults, once
 //   with `--unicode replace --locale zh --display banner`): the line ends in exactly one of
 //   blank / transcoded / skipped / rejected (SPEC 6.4), and every record it writes, payloads
-//   and reject records alike, is one line of JSON that parses strictly.
+//   and reject records alike, is one line of JSON that parses strictly;
+// - TSV framing against NDJSON (the defaults again, with `--framing tsv`): each row is the
+//   NDJSON record it stands for, after its vendor and line columns (SPEC 6.3).
 
 import PushTranscoder
 
@@ -34,6 +36,51 @@ nonisolated(unsafe) private var replacingProcessor: LineProcessor = {
   replacing.display = .banner
   return LineProcessor(options: replacing, directory: NameDirectory())
 }()
+
+nonisolated(unsafe) private var tsvProcessor: LineProcessor = {
+  var tsv = TranscodeOptions()
+  tsv.framing = .tsv
+  return LineProcessor(options: tsv, directory: NameDirectory())
+}()
+
+/// The lines of `buffer` (each without its newline); the buffer must end with one.
+private func lines(_ buffer: UnsafeBufferPointer<UInt8>) -> [UnsafeBufferPointer<UInt8>] {
+  var found: [UnsafeBufferPointer<UInt8>] = []
+  var start = 0
+  for (offset, byte) in buffer.enumerated() where byte == 0x0A {
+    found.append(UnsafeBufferPointer(rebasing: buffer[start..<offset]))
+    start = offset + 1
+  }
+  precondition(start == buffer.count, "output does not end with a newline")
+  return found
+}
+
+/// Runs one line through the NDJSON and the TSV processors: the TSV output holds the same
+/// records, each row `vendor<TAB>1<TAB>record` where the record is framed (reject records in
+/// a file of their own stay NDJSON).
+private func checkTSV(_ input: UnsafeBufferPointer<UInt8>) {
+  var ndjson = ChunkOutput(sequence: 0, source: SourceName("fuzz"))
+  var tsv = ChunkOutput(sequence: 0, source: SourceName("fuzz"))
+  defaultProcessor.process(line: input, number: 1, into: &ndjson)
+  tsvProcessor.process(line: input, number: 1, into: &tsv)
+  for (plain, framed) in [
+    (ndjson.main.buffer, tsv.main.buffer), (ndjson.rejects.buffer, tsv.rejects.buffer),
+  ] {
+    let records = lines(plain)
+    let rows = lines(framed)
+    precondition(records.count == rows.count, "TSV and NDJSON hold different record counts")
+    for (record, row) in zip(records, rows) {
+      if row.elementsEqual(record) { continue }
+      precondition(row.count > record.count && row.suffix(record.count).elementsEqual(record))
+      let columns = row.prefix(row.count - record.count)
+      let tab = UInt8(ascii: "\t")
+      precondition(
+        columns.last == tab && columns.dropLast().suffix(2).elementsEqual([tab, UInt8(ascii: "1")])
+          && !columns.dropLast(3).isEmpty && !columns.dropLast(3).contains(tab),
+        "a TSV row is not vendor<TAB>line<TAB>record")
+    }
+  }
+}
 
 /// Runs one line through `processor` and checks what it wrote: exactly one outcome, and
 /// records and rejects that are valid JSON lines.
@@ -139,5 +186,6 @@ public func pushTranscodeFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size:
   // The whole line pipeline.
   checkPipeline(&defaultProcessor, input)
   checkPipeline(&replacingProcessor, input)
+  checkTSV(input)
   return 0
 }
