@@ -43,8 +43,8 @@ package enum ShortBytes {
 /// its keys (`JSONDocument.collectMembers`) instead of one scan per field.
 ///
 /// Lookup is open addressing on a 256-entry table hashed from the key's length and its first
-/// and last bytes, so a key costs one probe (two at most, with ≤ 24 names) and one short
-/// compare, whatever the number of names. The table lives in memory of its own, read through
+/// and last bytes, so a key costs one probe (rarely more: at most 24 names in 256 buckets)
+/// and one short compare, whatever the number of names. The table lives in memory of its own, read through
 /// plain pointers: a lookup per key of every object read makes array bounds checks a measurable
 /// part of reading a line.
 package struct MemberTable: @unchecked Sendable {

@@ -118,6 +118,43 @@ import Testing
     }
   }
 
+  /// The perfect hash: every name of a full table is found at its slot, and no key that
+  /// differs from a name by one byte, by one byte more or by one byte less is found (names up
+  /// to 40 bytes, some alike but for one middle byte, where the hash reads only the ends).
+  @Test func memberTableFindsEveryNameAndNoNearMiss() {
+    let names: [StaticString] = [
+      "", "a", "b", "ab", "ba", "abc", "acb", "Text", "Desc", "Sound", "MsgType",
+      "MsgContent", "To_Account", "OfflinePushInfo", "ApnsInfo_Sound_", "AndroidInfo_XiaoMi",
+      "AndroidInfo_XiaoMx", "AndroidInfo_HuaWei", "AndroidInfo_HuaWeX",
+      "0123456789abcdef0123456789abcdef", "0123456789abcdef0123456789Abcdef",
+      "0123456789abcdefX0123456789abcdef", "0123456789abcdef0123456789abcdef01234567",
+      "0123456789abcdef0123456789abcdeF01234567",
+    ]
+    let table = MemberTable(names)
+    let strings = names.map { $0.description }
+    func lookup(_ bytes: [UInt8]) -> Int? {
+      // A copy of its own, so that no lookup can read past the key's last byte unnoticed by
+      // the address sanitizer.
+      let key = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.count, 1))
+      defer { key.deallocate() }
+      key.initialize(from: bytes, count: bytes.count)
+      return table.slot(of: UnsafePointer(key), count: bytes.count)
+    }
+    for (slot, name) in strings.enumerated() {
+      let bytes = Array(name.utf8)
+      #expect(lookup(bytes) == slot, "\(name)")
+      var near: [[UInt8]] = [bytes + [0x41], Array(bytes.dropLast()), Array(bytes.dropFirst())]
+      for position in bytes.indices {
+        var changed = bytes
+        changed[position] ^= 0x01
+        near.append(changed)
+      }
+      for key in near where !strings.contains(String(decoding: key, as: UTF8.self)) {
+        #expect(lookup(key) == nil, "\(name) → \(String(decoding: key, as: UTF8.self))")
+      }
+    }
+  }
+
   @Test func needsEscapeMatchesTheByteRule() {
     var random = SplitMix64(seed: 7)
     let interesting: [UInt8] = [
