@@ -43,10 +43,10 @@ package enum ShortBytes {
 /// its keys (`JSONDocument.collectMembers`) instead of one scan per field.
 ///
 /// Lookup is open addressing on a 256-entry table hashed from the key's length and its first
-/// and last bytes, so a key costs one probe (rarely more: at most 24 names in 256 buckets)
-/// and one short compare, whatever the number of names. The table lives in memory of its own, read through
-/// plain pointers: a lookup per key of every object read makes array bounds checks a measurable
-/// part of reading a line.
+/// and last bytes, so a key costs one probe (rarely more: at most 24 names in 256 buckets) and
+/// one short compare, whatever the number of names. The table lives in memory of its own, read
+/// through plain pointers: a lookup per key of every object read makes array bounds checks a
+/// measurable part of reading a line.
 package struct MemberTable: @unchecked Sendable {
   // Safe because the table's memory is written once, in `init`, and only read afterwards; every
   // name pointer points into the program image (a `StaticString` literal's UTF-8).

@@ -118,9 +118,9 @@ import Testing
     }
   }
 
-  /// The perfect hash: every name of a full table is found at its slot, and no key that
-  /// differs from a name by one byte, by one byte more or by one byte less is found (names up
-  /// to 40 bytes, some alike but for one middle byte, where the hash reads only the ends).
+  /// A full table: every name is found at its slot, and no key that differs from a name in one
+  /// byte, or is one byte longer or shorter, is found (names of 0 to 40 bytes, some alike but
+  /// for one byte at an end or in the middle, which a hash of the ends alone cannot tell apart).
   @Test func memberTableFindsEveryNameAndNoNearMiss() {
     let names: [StaticString] = [
       "", "a", "b", "ab", "ba", "abc", "acb", "Text", "Desc", "Sound", "MsgType",
