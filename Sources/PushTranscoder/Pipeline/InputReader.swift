@@ -9,8 +9,8 @@ final class InputReader: @unchecked Sendable {
 
   /// With one thread, a chunk's buffer (`--chunk-bytes`, 4 MiB by default) is read in pieces of
   /// about 256 KiB, and the whole lines of each piece are processed at once, on the same core,
-  /// while the copy `read(2)` made is still in its L2 (512 KiB here), not after the whole
-  /// chunk went through it. With more threads the reader runs on a core of its own, the lines
+  /// while the copy `read(2)` made is still in its L2, not after the whole chunk went through
+  /// it (smaller pieces were measured no faster: BENCHMARKS.md). With more threads the reader runs on a core of its own, the lines
   /// reach a worker through the shared cache either way, and smaller work items only cost:
   /// the in-flight window (`threads + 2` items) would hold less work, and the batch runs were
   /// 2–5 % slower with pieces (docs/DECISIONS.md [6.7, 7]).
