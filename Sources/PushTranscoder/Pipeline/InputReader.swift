@@ -10,10 +10,9 @@ final class InputReader: @unchecked Sendable {
   /// With one thread, a chunk's buffer (`--chunk-bytes`, 4 MiB by default) is read in pieces of
   /// about 256 KiB, and the whole lines of each piece are processed at once, on the same core,
   /// while the copy `read(2)` made is still in its L2, not after the whole chunk went through
-  /// it (smaller pieces were measured no faster: BENCHMARKS.md). With more threads the reader runs on a core of its own, the lines
-  /// reach a worker through the shared cache either way, and smaller work items only cost:
-  /// the in-flight window (`threads + 2` items) would hold less work, and the batch runs were
-  /// 2–5 % slower with pieces (docs/DECISIONS.md [6.7, 7]).
+  /// it. With more threads the reader runs on a core of its own, the lines reach a worker
+  /// through the shared cache either way, and smaller work items only cost: the in-flight
+  /// window (`threads + 2` items) would hold less work (docs/DECISIONS.md [6.7, 7]).
   static let pieceBytes = 256 << 10
   /// The most a work item covers otherwise: a chunk goes to the workers in batches of about
   /// 1 MiB cut at line boundaries, so that a batch and the records rendered from it stay near
