@@ -25,7 +25,7 @@ struct PushTranscode: ParsableCommand {
       Glibc.exit(64)
     }
     // `--version` is answered here, not through the parser's configuration, so the build id
-    // (a hash of the executable) is computed only when asked for.
+    // (the executable's GNU build-id note) is read only when asked for.
     if CommandLine.arguments.dropFirst().contains("--version") {
       print(BuildInfo.versionLine)
       Glibc.exit(0)

@@ -173,7 +173,7 @@ struct Transcode: ParsableCommand {
   )
   var noSync = false
 
-  @Flag(help: "Print the version and build id (a hash of the executable), then exit.")
+  @Flag(help: "Print the version and build id (the executable's GNU build id), then exit.")
   var version = false
 
   func validate() throws {

@@ -427,5 +427,19 @@ extension CLITests {
       #expect(good.status == 0, "\(good.stderrText)")
       #expect(good.stdout.isEmpty)
     }
+
+    /// `--version` prints one line with the executable's GNU build-id note and exits 0, whatever
+    /// else is on the command line.
+    @Test func versionPrintsTheBuildIDNoteAndExitsZero() throws {
+      let id = try #require(ELFNotesProbe.buildIDNote(of: CLI.binary))
+      for arguments in [
+        ["--version"], ["validate", "--version"], ["--vendors", "nope", "--version"],
+      ] {
+        let result = try CLI.run(arguments, stdin: Data())
+        #expect(result.status == 0, "\(arguments): \(result.stderrText)")
+        #expect(result.stdoutText == "push-transcode \(BuildInfo.version) (build \(id))\n")
+        #expect(result.stderr.isEmpty)
+      }
+    }
   }
 }
