@@ -1,3 +1,5 @@
+import CByteScan
+
 /// The 64-bit FNV-1a hash (SPEC 9, vivo `requestId`).
 package enum FNV1a {
   static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -44,17 +46,70 @@ package enum FNV1a {
   /// The hashes of many lines at once: `hashes[i] = hash(lines[i])`.
   ///
   /// FNV-1a is one dependent multiply per byte, so a single line runs at the multiplier's
-  /// latency (about 4 cycles a byte). Four lines hashed side by side are four independent
-  /// chains the core overlaps: the loop steps four lanes a byte each for as long as the
-  /// shortest lane lasts, then refills the lanes that ended with the next lines. The lanes are
-  /// four plain values, not an array: their bookkeeping runs once per line.
+  /// latency (about 4 cycles a byte). Where the CPU has AVX-512 (`wideAvailable`), the C kernel
+  /// `pt_fnv1a_wide` (`Sources/CByteScan/fnv_wide.h`) hashes the lines 32 side by side, and the
+  /// four scalar lanes below finish the few it leaves (those still in its lanes when too few
+  /// lines are left to keep them busy). `wide: false` skips the kernel (tests compare the two).
   package static func hashes(
     _ lines: UnsafeBufferPointer<UnsafeBufferPointer<UInt8>>,
+    into hashes: UnsafeMutablePointer<UInt64>, wide: Bool = true
+  ) {
+    guard wide && wideAvailable && lines.count >= wideMinimumLines else {
+      return inFourLanes(lines, continuing: false, into: hashes)
+    }
+    withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * lines.count) { scratch in
+      // Safe because the scratch holds `2 * lines.count` values: the kernel's list of the lines
+      // it did not finish, then how far it got in each, at most `lines.count` of each.
+      let unfinished = scratch.baseAddress!
+      let consumed = unfinished + lines.count
+      // Safe because `UnsafeBufferPointer<UInt8>` is laid out as `pt_line` (a start pointer,
+      // then an `Int` count: both 8 bytes, checked in `FNV1aTests`), the kernel writes
+      // `lines.count` states into `hashes` and at most as many entries into the two lists, and
+      // reads only the lines' bytes.
+      let views = UnsafeRawPointer(lines.baseAddress!).assumingMemoryBound(to: pt_line.self)
+      let left = pt_fnv1a_wide(views, lines.count, hashes, unfinished, consumed)
+      guard left > 0 else { return }
+      // The rest of each line the kernel left, from its state, four side by side.
+      withUnsafeTemporaryAllocation(of: UnsafeBufferPointer<UInt8>.self, capacity: left) { rests in
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: left) { states in
+          // Safe because the kernel's entries are below `left`, each naming a line below
+          // `lines.count` and an offset at most that line's count.
+          for entry in 0..<left {
+            let line = lines[unfinished[entry]]
+            let done = consumed[entry]
+            rests[entry] = UnsafeBufferPointer(
+              start: line.baseAddress.map { $0 + done }, count: line.count - done)
+            states[entry] = hashes[unfinished[entry]]
+          }
+          inFourLanes(UnsafeBufferPointer(rests), continuing: true, into: states.baseAddress!)
+          for entry in 0..<left { hashes[unfinished[entry]] = states[entry] }
+        }
+      }
+    }
+  }
+
+  /// True when `pt_fnv1a_wide` may run: the CPU has AVX-512F, BW and DQ and BMI2, and the OS
+  /// saves the 512-bit registers (checked once, by CPUID).
+  package static let wideAvailable = pt_fnv1a_wide_available() != 0
+
+  /// Below this many lines the kernel's 32 lanes would mostly idle: the scalar lanes take them.
+  static let wideMinimumLines = 32
+
+  /// The scalar part of `hashes`: `hashes[i]` becomes the hash of `lines[i]` continuing from
+  /// the state already in `hashes[i]` (`continuing`), or from the FNV-1a basis.
+  ///
+  /// Four lines hashed side by side are four independent chains the core overlaps: the loop
+  /// steps four lanes a byte each for as long as the shortest lane lasts, then refills the
+  /// lanes that ended with the next lines. The lanes are four plain values, not an array: their
+  /// bookkeeping runs once per line.
+  private static func inFourLanes(
+    _ lines: UnsafeBufferPointer<UnsafeBufferPointer<UInt8>>, continuing: Bool,
     into hashes: UnsafeMutablePointer<UInt64>
   ) {
     var next = 0
     /// Stores the hash of the lane's line (if any), then gives the lane the next line that has
-    /// bytes (an empty line's hash is the basis, stored at once). False when no line is left.
+    /// bytes (a line without has its hash at once: the basis, or the state it came with). False
+    /// when no line is left.
     func refill(_ lane: inout Lane) -> Bool {
       while true {
         // Safe because a lane's line is below `lines.count`, and the caller gives that many
@@ -65,7 +120,9 @@ package enum FNV1a {
           return false
         }
         let line = lines[next]
-        lane = Lane(line: next, cursor: line.baseAddress, left: line.count, hash: offsetBasis)
+        lane = Lane(
+          line: next, cursor: line.baseAddress, left: line.count,
+          hash: continuing ? hashes[next] : offsetBasis)
         next += 1
         if lane.left > 0 { return true }
       }

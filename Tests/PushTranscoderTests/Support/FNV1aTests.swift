@@ -1,3 +1,4 @@
+import CByteScan
 import Testing
 
 @testable import PushTranscoder
@@ -47,6 +48,79 @@ import Testing
       }
       #expect(Array(hashes.prefix(lines.count)) == expected, "lengths \(lengths)")
       #expect(hashes.last == 0, "nothing written past the lines")
+    }
+  }
+
+  /// The C kernel reads `UnsafeBufferPointer<UInt8>` values as `pt_line`: a start pointer, then
+  /// the count.
+  @Test func bufferPointersAreLaidOutAsTheKernelReadsThem() {
+    #expect(MemoryLayout<UnsafeBufferPointer<UInt8>>.size == MemoryLayout<pt_line>.size)
+    #expect(MemoryLayout<UnsafeBufferPointer<UInt8>>.stride == MemoryLayout<pt_line>.stride)
+    let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 77)
+    defer { bytes.deallocate() }
+    var line = UnsafeBufferPointer(rebasing: UnsafeBufferPointer(bytes)[3..<70])
+    let view = withUnsafeBytes(of: &line) { $0.load(as: pt_line.self) }
+    #expect(view.start == line.baseAddress)
+    #expect(view.count == 67)
+  }
+
+  /// The AVX-512 kernel and the scalar lanes that finish its lines give every line its FNV-1a
+  /// hash: lengths around multiples of its 64-byte blocks, lines shorter than a block among
+  /// long ones, more lines than its 32 lanes and fewer, lines in one buffer (as in a chunk) or
+  /// each in an allocation of its own size (nothing read past a line's end: AddressSanitizer
+  /// runs of this test would see it).
+  @Test(.enabled(if: FNV1a.wideAvailable, "this CPU has no AVX-512F/BW/DQ: the kernel cannot run"))
+  func theWideKernelGivesEachLineItsHash() {
+    var generator = SystemRandomNumberGenerator()
+    let edges = [0, 1, 63, 64, 65, 127, 128, 129, 191, 192, 640, 683, 4097]
+    var shapes: [[Int]] = [
+      Array(repeating: 64, count: 32), Array(repeating: 0, count: 40),
+      (0..<100).map { edges[$0 % edges.count] }, (0..<33).map { $0 * 64 + 63 },
+      [100_000] + Array(repeating: 70, count: 40), Array(repeating: 700, count: 31),
+    ]
+    for _ in 0..<40 {
+      shapes.append(
+        (0..<Int.random(in: 32...300, using: &generator)).map { _ in
+          Bool.random(using: &generator)
+            ? edges.randomElement(using: &generator)! : Int.random(in: 0...1500, using: &generator)
+        })
+    }
+    for (index, lengths) in shapes.enumerated() {
+      let storage = lengths.map { length in
+        (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+      }
+      let expected = storage.map { $0.withUnsafeBufferPointer(FNV1a.hash) }
+      // Each line in an allocation of its own, then all in one buffer separated by newlines.
+      let separate = storage.map { bytes -> UnsafeMutableBufferPointer<UInt8> in
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+        _ = buffer.initialize(from: bytes)
+        return buffer
+      }
+      defer { for buffer in separate { buffer.deallocate() } }
+      let joined = Array(storage.joined(separator: [0x0A]))
+      joined.withUnsafeBufferPointer { joined in
+        var offset = 0
+        let inOne = lengths.map { length -> UnsafeBufferPointer<UInt8> in
+          defer { offset += length + 1 }
+          return UnsafeBufferPointer(rebasing: joined[offset..<offset + length])
+        }
+        for (layout, lines) in [
+          ("separate", separate.map { UnsafeBufferPointer($0) }), ("one buffer", inOne),
+        ] {
+          for wide in [true, false] {
+            var hashes = [UInt64](repeating: 0, count: lines.count + 1)
+            lines.withUnsafeBufferPointer { lines in
+              hashes.withUnsafeMutableBufferPointer {
+                FNV1a.hashes(lines, into: $0.baseAddress!, wide: wide)
+              }
+            }
+            #expect(
+              Array(hashes.prefix(lines.count)) == expected,
+              "shape \(index) (\(lengths.count) lines), \(layout), wide \(wide)")
+            #expect(hashes.last == 0, "nothing written past the lines")
+          }
+        }
+      }
     }
   }
 }
