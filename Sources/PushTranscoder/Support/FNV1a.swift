@@ -147,18 +147,24 @@ package enum FNV1a {
       if c.left == 0 && !refill(&c) { full = false }
       if d.left == 0 && !refill(&d) { full = false }
     }
-    // The lines are all taken: finish those still in a lane, one by one.
-    func finish(_ lane: Lane) {
-      guard lane.line >= 0 else { return }
-      // Safe because `left` bytes remain at the lane's cursor, and the line's slot is below
-      // `lines.count`.
-      hashes[lane.line] = hash(
-        UnsafeBufferPointer(start: lane.cursor, count: lane.left), continuing: lane.hash)
+    // The lines are all taken: the lanes still holding one (each has bytes left) go on side by
+    // side until the last ends, not one by one (a single chain runs at a quarter of the speed).
+    // A lane without a line steps over a live lane's bytes, and its result is dropped.
+    while a.line >= 0 || b.line >= 0 || c.line >= 0 || d.line >= 0 {
+      let steps = min(min(a.steps, b.steps), min(c.steps, d.steps))
+      assert(steps > 0, "a live lane has bytes left")
+      // Safe because a live lane has at least `steps` bytes at its cursor, and so has `spare`,
+      // the cursor of one of them.
+      let spare = (a.line >= 0 ? a : b.line >= 0 ? b : c.line >= 0 ? c : d).cursor!
+      let stepped = fourLanes(
+        a.line >= 0 ? a.cursor! : spare, b.line >= 0 ? b.cursor! : spare,
+        c.line >= 0 ? c.cursor! : spare, d.line >= 0 ? d.cursor! : spare, steps: steps,
+        (a.hash, b.hash, c.hash, d.hash))
+      a.step(steps, stepped.0, into: hashes)
+      b.step(steps, stepped.1, into: hashes)
+      c.step(steps, stepped.2, into: hashes)
+      d.step(steps, stepped.3, into: hashes)
     }
-    finish(a)
-    finish(b)
-    finish(c)
-    finish(d)
   }
 
   /// One lane of `hashes`: the line it hashes (-1 for none), where it is in it, the bytes left
@@ -168,6 +174,22 @@ package enum FNV1a {
     var cursor: UnsafePointer<UInt8>? = nil
     var left = 0
     var hash = offsetBasis
+
+    /// The bytes left while the lane holds a line, else no limit (for the final loop's `min`).
+    var steps: Int { line >= 0 ? left : Int.max }
+
+    /// The final loop's step of a live lane: `steps` bytes on, `hash` the state after them, and
+    /// the hash stored when the line ends. A lane without a line is left as it is.
+    mutating func step(_ steps: Int, _ hash: UInt64, into hashes: UnsafeMutablePointer<UInt64>) {
+      guard line >= 0 else { return }
+      self.hash = hash
+      advance(steps)
+      // Safe because the lane's line is below the count of the caller's slots.
+      if left == 0 {
+        hashes[line] = hash
+        line = -1
+      }
+    }
 
     mutating func advance(_ steps: Int) {
       // Safe because `steps` is at most `left`, so the cursor stays inside the line.
