@@ -21,7 +21,11 @@
 //   blank / transcoded / skipped / rejected (SPEC 6.4), and every record it writes, payloads
 //   and reject records alike, is one line of JSON that parses strictly;
 // - TSV framing against NDJSON (the defaults again, with `--framing tsv`): each row is the
-//   NDJSON record it stands for, after its vendor and line columns (SPEC 6.3).
+//   NDJSON record it stands for, after its vendor and line columns (SPEC 6.3);
+// - the vivo line hash over many lines at once (`FNV1a.hashes`, the AVX-512 kernel where the
+//   CPU has it, and the scalar lanes): 40 suffixes of the input and its newline-separated
+//   lines, each hash equal to the one-line hash; the input is exactly its own allocation, so
+//   AddressSanitizer reports any read past a line's end.
 
 import PushTranscoder
 
@@ -182,6 +186,26 @@ public func pushTranscodeFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size:
       if replacements == 0 { precondition(mapped == error.offset, "offset moved without repair") }
     }
   }
+
+  // The line hash over many lines: suffixes of every length class, then the input's lines.
+  var manyLines = (0..<40).map { index in
+    UnsafeBufferPointer(rebasing: input[min(input.count, index &* 7 % (input.count + 1))...])
+  }
+  var start = 0
+  for (offset, byte) in input.enumerated() where byte == 0x0A {
+    manyLines.append(UnsafeBufferPointer(rebasing: input[start..<offset]))
+    start = offset + 1
+  }
+  var wideHashes = [UInt64](repeating: 0, count: manyLines.count)
+  var narrowHashes = wideHashes
+  manyLines.withUnsafeBufferPointer { lines in
+    wideHashes.withUnsafeMutableBufferPointer { FNV1a.hashes(lines, into: $0.baseAddress!) }
+    narrowHashes.withUnsafeMutableBufferPointer {
+      FNV1a.hashes(lines, into: $0.baseAddress!, wide: false)
+    }
+  }
+  precondition(wideHashes == narrowHashes, "the wide and scalar line hashes disagree")
+  precondition(wideHashes == manyLines.map(FNV1a.hash), "a line hash is not the line's FNV-1a")
 
   // The whole line pipeline.
   checkPipeline(&defaultProcessor, input)
