@@ -30,25 +30,43 @@ import Testing
         })
     }
     for lengths in shapes {
-      let storage = lengths.map { length in
-        (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
-      }
-      let expected = storage.map { $0.withUnsafeBufferPointer(FNV1a.hash) }
+      let storage = Self.randomBytes(lengths, using: &generator)
       // Copies that stay put for the call: the batch hands the lines over as buffers.
-      let buffers = storage.map { bytes -> UnsafeMutableBufferPointer<UInt8> in
-        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
-        _ = buffer.initialize(from: bytes)
-        return buffer
-      }
+      let buffers = Self.separateCopies(storage)
       defer { for buffer in buffers { buffer.deallocate() } }
-      let lines = buffers.map { UnsafeBufferPointer($0) }
-      var hashes = [UInt64](repeating: 0, count: lines.count + 1)
-      lines.withUnsafeBufferPointer { lines in
-        hashes.withUnsafeMutableBufferPointer { FNV1a.hashes(lines, into: $0.baseAddress!) }
-      }
-      #expect(Array(hashes.prefix(lines.count)) == expected, "lengths \(lengths)")
-      #expect(hashes.last == 0, "nothing written past the lines")
+      let hashes = Self.hashes(of: buffers.map { UnsafeBufferPointer($0) })
+      #expect(
+        hashes == storage.map { $0.withUnsafeBufferPointer(FNV1a.hash) }, "lengths \(lengths)")
     }
+  }
+
+  /// Random bytes, `lengths[i]` of them for line i.
+  private static func randomBytes(
+    _ lengths: [Int], using generator: inout some RandomNumberGenerator
+  ) -> [[UInt8]] {
+    lengths.map { length in (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) } }
+  }
+
+  /// Each of `storage` in an allocation of exactly its size (the caller deallocates them).
+  private static func separateCopies(_ storage: [[UInt8]]) -> [UnsafeMutableBufferPointer<UInt8>] {
+    storage.map { bytes in
+      let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+      _ = buffer.initialize(from: bytes)
+      return buffer
+    }
+  }
+
+  /// `FNV1a.hashes` of `lines`, checking that nothing is written past the lines' slots.
+  private static func hashes(of lines: [UnsafeBufferPointer<UInt8>], wide: Bool = true) -> [UInt64]
+  {
+    var hashes = [UInt64](repeating: 0, count: lines.count + 1)
+    lines.withUnsafeBufferPointer { lines in
+      hashes.withUnsafeMutableBufferPointer {
+        FNV1a.hashes(lines, into: $0.baseAddress!, wide: wide)
+      }
+    }
+    #expect(hashes.last == 0, "nothing written past the lines")
+    return Array(hashes.dropLast())
   }
 
   /// The C kernel reads `UnsafeBufferPointer<UInt8>` values as `pt_line`: a start pointer, then
@@ -86,16 +104,10 @@ import Testing
         })
     }
     for (index, lengths) in shapes.enumerated() {
-      let storage = lengths.map { length in
-        (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
-      }
+      let storage = Self.randomBytes(lengths, using: &generator)
       let expected = storage.map { $0.withUnsafeBufferPointer(FNV1a.hash) }
       // Each line in an allocation of its own, then all in one buffer separated by newlines.
-      let separate = storage.map { bytes -> UnsafeMutableBufferPointer<UInt8> in
-        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
-        _ = buffer.initialize(from: bytes)
-        return buffer
-      }
+      let separate = Self.separateCopies(storage)
       defer { for buffer in separate { buffer.deallocate() } }
       let joined = Array(storage.joined(separator: [0x0A]))
       joined.withUnsafeBufferPointer { joined in
@@ -108,16 +120,9 @@ import Testing
           ("separate", separate.map { UnsafeBufferPointer($0) }), ("one buffer", inOne),
         ] {
           for wide in [true, false] {
-            var hashes = [UInt64](repeating: 0, count: lines.count + 1)
-            lines.withUnsafeBufferPointer { lines in
-              hashes.withUnsafeMutableBufferPointer {
-                FNV1a.hashes(lines, into: $0.baseAddress!, wide: wide)
-              }
-            }
             #expect(
-              Array(hashes.prefix(lines.count)) == expected,
+              Self.hashes(of: lines, wide: wide) == expected,
               "shape \(index) (\(lengths.count) lines), \(layout), wide \(wide)")
-            #expect(hashes.last == 0, "nothing written past the lines")
           }
         }
       }
