@@ -59,10 +59,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,bmi2"))) static inline intptr_t
     intptr_t *consumed) {
   enum { lanes = 32 };
   const uint64_t basis = 0xcbf29ce484222325ULL;
-  // Per lane: where its line goes on, the bytes left (0: no line), the line's index (-1: none),
-  // and the byte mask of its next block.
-  const uint8_t *position[lanes];  // where the line's next block starts
-  const uint8_t *cursor[lanes];    // what the next round loads: that block, a copy, or zeros
+  // Per lane: where its line's next block starts and how far a round moves it (64, or 0 for a
+  // lane without a line), what the round loads (that block, a copy of the line's last bytes, or
+  // zeros), the bytes left (a lane without a line never runs short), and the line's index (-1:
+  // none). Addresses as integers: a position moves past its line's end before the lane is
+  // given the next line, and is never read there.
+  uintptr_t position[lanes];
+  intptr_t stride[lanes];
+  uintptr_t cursor[lanes];
   int64_t left[lanes];
   intptr_t line[lanes];
   // A line's last block (fewer than 64 bytes) is copied here, zero-filled, once: a masked load
@@ -72,20 +76,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,bmi2"))) static inline intptr_t
   uint64_t lane_state[lanes] __attribute__((aligned(64)));
   intptr_t next = 0;
   int active = 0;
-  // Points `lane` at its next block: the line's bytes while 64 or more are left, else a copy
-  // of the last ones (a masked load reads nothing past the line and cannot fault), else zeros.
-#define PT_FNV_AIM(lane)                                                                    \
-  do {                                                                                      \
-    if (left[lane] >= 64) {                                                                 \
-      cursor[lane] = position[lane];                                                        \
-    } else if (left[lane] > 0) {                                                            \
-      _mm512_store_si512(                                                                   \
-          tail[lane], _mm512_maskz_loadu_epi8(_bzhi_u64(~0ULL, (unsigned)left[lane]),       \
-                          position[lane]));                                                 \
-      cursor[lane] = tail[lane];                                                            \
-    } else {                                                                                \
-      cursor[lane] = zeros;                                                                 \
-    }                                                                                       \
+  // Points a lane that has fewer than 64 bytes left at a zero-filled copy of them (a masked
+  // load reads nothing past the line and cannot fault).
+#define PT_FNV_COPY_TAIL(lane)                                                            \
+  do {                                                                                    \
+    _mm512_store_si512(tail[lane],                                                        \
+        _mm512_maskz_loadu_epi8(                                                          \
+            _bzhi_u64(~0ULL, (unsigned)left[lane]), (const void *)position[lane]));      \
+    cursor[lane] = (uintptr_t)tail[lane];                                                 \
   } while (0)
   // Gives `lane` the next line with bytes (an empty line's state is the basis, stored at once),
   // or no line.
@@ -94,15 +92,18 @@ __attribute__((target("avx512f,avx512bw,avx512dq,bmi2"))) static inline intptr_t
     while (next < count && lines[next].count == 0) states[next++] = basis;       \
     if (next < count) {                                                          \
       line[lane] = next;                                                         \
-      position[lane] = lines[next].start;                                        \
+      position[lane] = cursor[lane] = (uintptr_t)lines[next].start;              \
+      stride[lane] = 64;                                                         \
       left[lane] = lines[next].count;                                            \
+      if (left[lane] < 64) PT_FNV_COPY_TAIL(lane);                               \
       next++;                                                                    \
       active++;                                                                  \
     } else {                                                                     \
       line[lane] = -1;                                                           \
-      left[lane] = 0;                                                            \
+      position[lane] = cursor[lane] = (uintptr_t)zeros;                          \
+      stride[lane] = 0;                                                          \
+      left[lane] = INT64_MAX;                                                    \
     }                                                                            \
-    PT_FNV_AIM(lane);                                                            \
   } while (0)
   for (int lane = 0; lane < lanes; lane++) PT_FNV_TAKE(lane);
   const __m512i start = _mm512_set1_epi64((long long)basis);
@@ -133,7 +134,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,bmi2"))) static inline intptr_t
   // column[g][j]: quadword j of group g's eight blocks, lane l's in quadword l.
   __m512i column[4][8] __attribute__((aligned(64)));
   // The 8 x 8 quadword transpose of group g's eight 64-byte blocks.
-#define PT_FNV_LOAD(g, l) _mm512_loadu_si512(cursor[8 * g + l])
+#define PT_FNV_LOAD(g, l) _mm512_loadu_si512((const void *)cursor[8 * g + l])
 #define PT_FNV_TRANSPOSE(g)                                                                  \
   do {                                                                                       \
     __m512i v0 = PT_FNV_LOAD(g, 0), v1 = PT_FNV_LOAD(g, 1), v2 = PT_FNV_LOAD(g, 2);          \
@@ -191,14 +192,24 @@ __attribute__((target("avx512f,avx512bw,avx512dq,bmi2"))) static inline intptr_t
       PT_FNV_STEP(byte6);
       PT_FNV_STEP(byte7);
     }
-    // On to the next block of each lane; a line with no byte left has ended (an idle lane,
-    // with no line, stays on zeros and never ends).
-    uint32_t ended = 0;
+    // On to the next block of each lane, in a loop without branches; the few lanes that ran
+    // short are settled after it: a line's last bytes are copied, and a line with none left
+    // has ended.
+    uint32_t short_lanes = 0;
     for (int lane = 0; lane < lanes; lane++) {
-      left[lane] -= 64;
-      position[lane] += 64;
-      PT_FNV_AIM(lane);
-      ended |= (uint32_t)((left[lane] <= 0) & (line[lane] >= 0)) << lane;
+      left[lane] -= stride[lane];
+      position[lane] += (uintptr_t)stride[lane];
+      cursor[lane] = position[lane];
+      short_lanes |= (uint32_t)(left[lane] < 64) << lane;
+    }
+    uint32_t ended = 0;
+    for (uint32_t bits = short_lanes; bits != 0; bits &= bits - 1) {
+      const int lane = __builtin_ctz(bits);
+      if (left[lane] > 0) {
+        PT_FNV_COPY_TAIL(lane);
+      } else {
+        ended |= 1u << lane;
+      }
     }
     if (!ended) continue;
     // The lanes whose line ended: its state out, the next line in, the lane's state back to the
@@ -232,7 +243,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,bmi2"))) static inline intptr_t
   }
   return unfinished_count;
 #undef PT_FNV_TAKE
-#undef PT_FNV_AIM
+#undef PT_FNV_COPY_TAIL
 #undef PT_FNV_STORE_STATES
 #undef PT_FNV_LOAD
 #undef PT_FNV_TRANSPOSE
