@@ -190,5 +190,15 @@ package struct LineProcessor: ~Copyable {
     output.writeReject(
       line: number, offset: offset, forVendor: nil, reason: reason, detail: detail, raw: raw,
       inline: options.rejectsInline, framing: options.framing)
+    // A rejected line writes nothing else, so what the chunk holds is final: when it passes a
+    // segment, it leaves for the writer now, as after a vendor's reject (`LineRecords`). A
+    // chunk of rejected lines makes rejects far larger than itself (each carries its line and
+    // a detail: 64 times for lines of `{}`), which a worker would otherwise hold until the
+    // chunk is done, several chunks at once at several threads.
+    if output.rejects.count >= options.segmentBytes || output.main.count >= options.segmentBytes,
+      let segments
+    {
+      segments.deliver(output.takeSegment())
+    }
   }
 }
