@@ -68,6 +68,16 @@ extension ChunkOutput {
     refs.reserveCapacity(segment.refs.count)
     return segment
   }
+
+  /// Hands the records and rejects written so far to `segments` once either passes `bytes`
+  /// (`TranscodeOptions.segmentBytes`). Called only where nothing written before can be taken
+  /// back: after a line's reject, or after a vendor's. Sizes first: binding `segments` would
+  /// retain it at every call.
+  mutating func handOverSegment(past bytes: Int, to segments: (any OutputSegments)?) {
+    if main.count >= bytes || rejects.count >= bytes, let segments {
+      segments.deliver(takeSegment())
+    }
+  }
 }
 
 /// Recycled `ChunkOutput.main` buffers: the writer returns each chunk's buffer once the sink has

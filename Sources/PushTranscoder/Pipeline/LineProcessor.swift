@@ -195,10 +195,6 @@ package struct LineProcessor: ~Copyable {
     // chunk of rejected lines makes rejects far larger than itself (each carries its line and
     // a detail: 64 times for lines of `{}`), which a worker would otherwise hold until the
     // chunk is done, several chunks at once at several threads.
-    if output.rejects.count >= options.segmentBytes || output.main.count >= options.segmentBytes,
-      let segments
-    {
-      segments.deliver(output.takeSegment())
-    }
+    output.handOverSegment(past: options.segmentBytes, to: segments)
   }
 }

@@ -254,11 +254,7 @@ struct LineRecords: VendorRecordVisitor {
     // segment, it leaves for the writer now. Each reject carries the line, so a long line
     // refused by eight vendors would otherwise hold eight times itself, escaped, until the
     // chunk is done (a 14 MB line: 301 MB).
-    if output.main.count >= settings.segmentBytes
-      || output.rejects.count >= settings.segmentBytes, let segments
-    {
-      segments.deliver(output.takeSegment())
-    }
+    output.handOverSegment(past: settings.segmentBytes, to: segments)
     return reason
   }
 }

@@ -87,10 +87,10 @@ import Testing
 
   /// The test runner is linked with a build-id note, as the program is: its id is the note's.
   @Test func theRunningExecutableIsIdentifiedByItsNote() throws {
-    let descriptor = open("/proc/self/exe", O_RDONLY)
-    try #require(descriptor >= 0)
-    defer { close(descriptor) }
-    let note = try #require(ELFNotes.gnuBuildID(descriptor))
+    let handle = try #require(FileHandle(forReadingAtPath: "/proc/self/exe"))
+    defer { try? handle.close() }
+    let head = [UInt8](handle.readData(ofLength: 64 << 10))
+    let note = try #require(ELFNotes.gnuBuildID(in: head))
     #expect(note.count >= 8)
     #expect(BuildInfo.buildID == note.map { String(format: "%02x", $0) }.joined())
   }
