@@ -79,6 +79,23 @@ final class FileInput {
     return try readDescriptor(buffer, capacity)
   }
 
+  /// Reads the rest of the input (the peeked bytes first) in blocks of `peekBytes`, calling
+  /// `body` with each; false when a read fails.
+  func forEachBlock(_ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
+    var block = [UInt8](repeating: 0, count: Self.peekBytes)
+    while true {
+      // Safe because the block is not empty (so `baseAddress` is set) and `read` writes at most
+      // `count` bytes into it.
+      guard
+        let count = try? block.withUnsafeMutableBytes({
+          try read(into: $0.baseAddress!, capacity: $0.count)
+        })
+      else { return false }
+      if count == 0 { return true }
+      block.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[..<count])) }
+    }
+  }
+
   private func readDescriptor(_ buffer: UnsafeMutableRawPointer, _ capacity: Int)
     throws(DecodeFailure) -> Int
   {

@@ -73,19 +73,9 @@ enum FileSystem {
   static func contents(of path: String) -> [UInt8]? {
     guard let input = try? FileInput(path: path) else { return nil }
     var bytes: [UInt8] = []
-    var block = [UInt8](repeating: 0, count: FileInput.peekBytes)
-    while true {
-      // Safe because the block is not empty (so `baseAddress` is set) and `read` writes at most
-      // `count` bytes into it.
-      guard
-        let count = try? block.withUnsafeMutableBytes({
-          try input.read(into: $0.baseAddress!, capacity: $0.count)
-        })
-      else { return nil }
-      if count == 0 { return bytes }
-      bytes.append(contentsOf: block[..<count])
-    }
+    return input.forEachBlock { bytes.append(contentsOf: $0) } ? bytes : nil
   }
+
 }
 
 /// An open directory: every name is resolved relative to its descriptor, one level at a time,

@@ -24,25 +24,13 @@ package enum BuildInfo {
     guard let input = try? FileInput(path: path),
       let head = try? input.peek(FileInput.peekBytes)
     else { return nil }
-    if let note = ELFNotes.gnuBuildID(in: Array(head.bindMemory(to: UInt8.self))) {
+    if let note = ELFNotes.gnuBuildID(in: Array(head)) {
       return note.map { byte in String(byte, radix: 16).leftPadded(to: 2) }.joined()
     }
-    // No note: FNV-1a of the whole file; `read` hands out the peeked bytes first.
+    // No note: FNV-1a of the whole file; `forEachBlock` hands out the peeked bytes first.
     var hash = FNV1a.offsetBasis
-    var block = [UInt8](repeating: 0, count: FileInput.peekBytes)
-    while true {
-      // Safe because the block is not empty (so `baseAddress` is set) and `read` writes at most
-      // `count` bytes into it.
-      guard
-        let count = try? block.withUnsafeMutableBytes({
-          try input.read(into: $0.baseAddress!, capacity: $0.count)
-        })
-      else { return nil }
-      if count == 0 { return String(hash, radix: 16).leftPadded(to: 16) }
-      hash = block.withUnsafeBufferPointer { block in
-        FNV1a.hash(UnsafeBufferPointer(rebasing: block[..<count]), continuing: hash)
-      }
-    }
+    guard input.forEachBlock({ hash = FNV1a.hash($0, continuing: hash) }) else { return nil }
+    return String(hash, radix: 16).leftPadded(to: 16)
   }
 }
 
